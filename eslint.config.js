@@ -1,0 +1,35 @@
+// Lint: TypeScript rules, React hooks, and the one-way import direction of DESIGN.md
+// (shared imports neither side; console and server never import each other).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { importX } from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', 'src/shared/generated'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './src/shared', from: './src/server', message: 'shared must not import the server' },
+            { target: './src/shared', from: './src/console', message: 'shared must not import the console' },
+            { target: './src/console', from: './src/server', message: 'the console must not import the server' },
+            { target: './src/server', from: './src/console', message: 'the server must not import the console' },
+          ],
+        },
+      ],
+    },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } } },
+  },
+);

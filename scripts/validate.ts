@@ -1,0 +1,96 @@
+/**
+ * `npm run validate` (part of `npm run check`): checks the declarative inputs and names the file and
+ * entry of every problem (DESIGN.md: 'a typo fails with a clear message').
+ * - every schemas/*.schema.json against schemas/meta/resource.schema.json, then the registry build;
+ * - every menus/*.json against schemas/meta/manifest.schema.json; every entry names a known
+ *   resource, page, role and icon; every `extends` resolves;
+ * - every locale has the same keys as ja.json, and every i18n key a schema or manifest names exists.
+ * Exits 1 with one line per problem.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import Ajv from 'ajv';
+import { buildRegistry, type ResourceSchema } from '../src/shared/registry';
+import { allEntries, resolveManifest, type Manifest } from '../src/shared/manifest';
+import { MENU_ICONS, PAGES } from '../src/shared/pages';
+import { LANGUAGES } from '../src/shared/constants';
+
+const root = resolve(import.meta.dirname, '..');
+const problems: string[] = [];
+
+async function readJson(path: string): Promise<unknown> {
+  return JSON.parse(await readFile(join(root, path), 'utf8'));
+}
+
+function flatKeys(obj: unknown, prefix = ''): string[] {
+  if (typeof obj !== 'object' || obj === null) return [prefix];
+  return Object.entries(obj).flatMap(([k, v]) => flatKeys(v, prefix ? `${prefix}.${k}` : k));
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const resourceMeta = ajv.compile((await readJson('schemas/meta/resource.schema.json')) as object);
+const manifestMeta = ajv.compile((await readJson('schemas/meta/manifest.schema.json')) as object);
+const say = (file: string, errors: typeof resourceMeta.errors) =>
+  (errors ?? []).forEach((e) => problems.push(`${file}: ${e.instancePath || '/'} ${e.message}`));
+
+const schemas: ResourceSchema[] = [];
+for (const f of (await readdir(join(root, 'schemas'))).filter((f) => f.endsWith('.schema.json')).sort()) {
+  const s = (await readJson(`schemas/${f}`)) as ResourceSchema;
+  if (!resourceMeta(s)) say(`schemas/${f}`, resourceMeta.errors);
+  else if (`${s.$id}.schema.json` !== f) problems.push(`schemas/${f}: $id '${s.$id}' does not match the file name`);
+  else schemas.push(s);
+}
+let resources = new Map<string, unknown>();
+try {
+  resources = buildRegistry(schemas);
+} catch (e) {
+  problems.push((e as Error).message);
+}
+
+const manifests: Record<string, Manifest> = {};
+for (const f of (await readdir(join(root, 'menus'))).filter((f) => f.endsWith('.json')).sort()) {
+  const m = (await readJson(`menus/${f}`)) as Manifest;
+  if (!manifestMeta(m)) say(`menus/${f}`, manifestMeta.errors);
+  manifests[f.slice(0, -5)] = m;
+}
+for (const { manifest, set, entry } of allEntries(manifests)) {
+  const where = `menus/${manifest}.json: set '${set}', entry '${entry.key}'`;
+  if (entry.resource && !resources.has(entry.resource)) problems.push(`${where} names unknown resource '${entry.resource}'`);
+  if (entry.page && !(entry.page in PAGES)) problems.push(`${where} names unknown page '${entry.page}'`);
+  if (!(MENU_ICONS as readonly string[]).includes(entry.icon)) problems.push(`${where} names unknown icon '${entry.icon}'`);
+}
+for (const name of Object.keys(manifests)) {
+  try {
+    resolveManifest(name, manifests);
+  } catch (e) {
+    problems.push(`menus/${name}.json: ${(e as Error).message}`);
+  }
+}
+
+const catalogues = Object.fromEntries(await Promise.all(LANGUAGES.map(async (l) => [l, await readJson(`locales/${l}.json`)] as const)));
+const reference = new Set(flatKeys(catalogues.ja));
+for (const l of LANGUAGES) {
+  const keys = new Set(flatKeys(catalogues[l]));
+  for (const k of reference) if (!keys.has(k)) problems.push(`locales/${l}.json: missing key '${k}'`);
+  for (const k of keys) if (!reference.has(k)) problems.push(`locales/${l}.json: key '${k}' is not in ja.json`);
+}
+const needKey = (file: string, key: string) => {
+  if (!reference.has(key)) problems.push(`${file}: i18n key '${key}' is not in locales/ja.json`);
+};
+for (const s of schemas) {
+  const file = `schemas/${s.$id}.schema.json`;
+  needKey(file, s['x-resource'].label);
+  for (const p of Object.values(s.properties)) {
+    needKey(file, p.title);
+    Object.values(p['x-messages'] ?? {}).forEach((k) => needKey(file, k));
+    (p['x-enum-labels'] ?? []).forEach((k) => needKey(file, k));
+    if (p['x-enum-labels'] && p['x-enum-labels'].length !== (p.enum ?? []).length) problems.push(`${file}: x-enum-labels and enum differ in length`);
+  }
+}
+for (const { manifest, entry } of allEntries(manifests)) needKey(`menus/${manifest}.json`, entry.title);
+
+if (problems.length) {
+  for (const p of problems) console.error(`validate: ${p}`);
+  process.exit(1);
+}
+console.log(`validate: ${schemas.length} schemas, ${Object.keys(manifests).length} manifests, ${LANGUAGES.length} locales of ${reference.size} keys: all good`);

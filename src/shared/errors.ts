@@ -1,0 +1,52 @@
+/**
+ * Error answers of the API and the console's reaction to them (001 8; DESIGN.md Conventions).
+ * The server always answers errors as `ApiError`; never a stack.
+ */
+import type { FieldErrors } from './validation';
+
+export type ErrorCode =
+  | 'validation'
+  | 'unknown_username'
+  | 'invalid_credentials'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'session_expired'
+  | 'conflict'
+  | 'rate_limited'
+  | 'server_error';
+
+/** The body of every error answer. `detail` is a human message in the request's language. */
+export interface ApiError {
+  detail: string;
+  code: ErrorCode;
+  fields?: Record<string, string[]>;
+}
+
+/** HTTP status of each error code (001 8 lists 401, 403, 405, 406, 409 and 500). */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  validation: 400,
+  unknown_username: 400,
+  invalid_credentials: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  session_expired: 406,
+  conflict: 409,
+  rate_limited: 429,
+  server_error: 500,
+};
+
+/** The i18n key of each code's message (locales/*.json `errors.*`). */
+export function errorKey(code: ErrorCode): string {
+  return `errors.${code}`;
+}
+
+/** Field errors as translated strings, with a translator `t(key, params)` (i18next's). */
+export function translateFieldErrors(errors: FieldErrors, t: (key: string, params?: Record<string, unknown>) => string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [field, list] of Object.entries(errors)) out[field] = list.map((e) => t(e.key, e.params));
+  return out;
+}

@@ -1,0 +1,151 @@
+/**
+ * The schema registry: every `schemas/*.schema.json` as a resource definition (DESIGN.md 'One schema
+ * per entity'). The console builds its resources and pages from it, the server its tables and routes.
+ */
+import { schemas } from './generated/schemas';
+import { PAGE_SIZE } from './constants';
+import type { Role } from './roles';
+
+export type Action = 'read' | 'create' | 'update' | 'delete';
+export const ACTIONS: readonly Action[] = ['read', 'create', 'update', 'delete'];
+export type ApiOperation = 'list' | 'create' | 'show' | 'update' | 'delete';
+
+/** One call of the contract: method and path with `{city}` and `{id}` placeholders (001 7). */
+export interface ApiCall {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  aliases?: string[];
+  ours?: boolean;
+}
+
+export type ListFilter =
+  | { param: string; kind: 'equals'; field: string }
+  | { param: string; kind: 'period'; start: string; end: string; values: Array<'not_yet' | 'showing' | 'ended'> };
+
+/** A field of a resource schema; only the keys this project reads are typed. */
+export interface FieldSchema {
+  type: string;
+  title: string;
+  description?: string;
+  enum?: string[];
+  format?: string;
+  maxLength?: number;
+  minLength?: number;
+  readOnly?: boolean;
+  default?: unknown;
+  'x-messages'?: Record<string, string>;
+  'x-widget'?: 'textarea' | 'image-url' | 'color';
+  'x-enum-labels'?: string[];
+  'x-future'?: boolean;
+  'x-after'?: string;
+}
+
+/** A resource schema file as it is on disk (checked by schemas/meta/resource.schema.json). */
+export interface ResourceSchema {
+  $schema: string;
+  $id: string;
+  title: string;
+  description?: string;
+  type: 'object';
+  additionalProperties?: boolean;
+  required?: string[];
+  properties: Record<string, FieldSchema>;
+  'x-resource': {
+    name: string;
+    label: string;
+    idField: string;
+    createdField?: string;
+    api: Partial<Record<ApiOperation, ApiCall>> & { list: ApiCall };
+    list?: {
+      columns?: string[];
+      search?: string[];
+      sort?: string[];
+      defaultSort?: { field: string; order: 'asc' | 'desc' };
+      pageSize?: number;
+      filters?: ListFilter[];
+    };
+    permissions: Partial<Record<Action, Array<Role | '*'>>> & { read: Array<Role | '*'> };
+  };
+}
+
+/** A resource as the rest of the code uses it: the schema plus its extension block with defaults filled in. */
+export interface ResourceDef {
+  name: string;
+  label: string;
+  schema: ResourceSchema;
+  idField: string;
+  createdField: string | null;
+  api: ResourceSchema['x-resource']['api'];
+  list: {
+    columns: string[];
+    search: string[];
+    sort: string[];
+    defaultSort: { field: string; order: 'asc' | 'desc' };
+    pageSize: number;
+    filters: ListFilter[];
+  };
+  permissions: Partial<Record<Action, Array<Role | '*'>>>;
+  /** Fields a client may write: every property that is not readOnly. */
+  writableFields: string[];
+}
+
+/**
+ * Builds resource definitions from schema files. Throws when two schemas share a name or when an
+ * extension names a field the schema does not have (the meta-schema cannot see that).
+ */
+export function buildRegistry(input: readonly ResourceSchema[]): Map<string, ResourceDef> {
+  const out = new Map<string, ResourceDef>();
+  for (const schema of input) {
+    const x = schema['x-resource'];
+    if (out.has(x.name)) throw new Error(`schemas: two schemas define resource '${x.name}'`);
+    const fields = Object.keys(schema.properties);
+    const list = x.list ?? {};
+    const created = x.createdField ?? null;
+    const def: ResourceDef = {
+      name: x.name,
+      label: x.label,
+      schema,
+      idField: x.idField,
+      createdField: created,
+      api: x.api,
+      list: {
+        columns: list.columns ?? fields.slice(0, 5),
+        search: list.search ?? [],
+        sort: list.sort ?? [],
+        defaultSort: list.defaultSort ?? { field: created ?? x.idField, order: 'desc' },
+        pageSize: list.pageSize ?? PAGE_SIZE,
+        filters: list.filters ?? [],
+      },
+      permissions: x.permissions,
+      writableFields: fields.filter((f) => !schema.properties[f].readOnly),
+    };
+    const named = [
+      def.idField,
+      ...(created ? [created] : []),
+      ...def.list.columns,
+      ...def.list.search,
+      ...def.list.sort,
+      ...def.list.filters.flatMap((f) => (f.kind === 'equals' ? [f.field] : [f.start, f.end])),
+    ];
+    for (const f of named) {
+      if (!fields.includes(f)) throw new Error(`schemas/${schema.$id}.schema.json: x-resource names unknown field '${f}'`);
+    }
+    out.set(def.name, def);
+  }
+  return out;
+}
+
+/** The registry of this build, from `src/shared/generated/schemas.ts` (made by `npm run generate`). */
+export const registry: ReadonlyMap<string, ResourceDef> = buildRegistry(schemas as unknown as ResourceSchema[]);
+
+/** The resource named `name`; throws for an unknown one. */
+export function getResource(name: string): ResourceDef {
+  const def = registry.get(name);
+  if (!def) throw new Error(`unknown resource '${name}'`);
+  return def;
+}
+
+/** Fills `{city}` and `{id}` of a contract path. */
+export function fillPath(path: string, params: { city: string; id?: string | number }): string {
+  return path.replace('{city}', encodeURIComponent(params.city)).replace('{id}', params.id === undefined ? '' : encodeURIComponent(String(params.id)));
+}

@@ -1,0 +1,78 @@
+/**
+ * Roles and the user shape (000 3 Profile/user, 000 6 Roles and permissions).
+ */
+
+/** Permissions a user may sign in with (000 5 last rules, 001 8). */
+export const ACCEPTED_PERMISSIONS = ['Teacher', 'President', 'Operator', 'Advertiser', 'Administrator', 'Police', 'Member'] as const;
+export type Permission = (typeof ACCEPTED_PERMISSIONS)[number];
+
+/** Roles as the console and the rules see them: the permissions plus the derived Captain. */
+export const ROLES = ['Administrator', 'Operator', 'President', 'Captain', 'Teacher', 'Advertiser', 'Police', 'Member'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A city as the contract returns it (000 3 City). */
+export interface City {
+  id: number;
+  name: string;
+  name_ja: string;
+}
+
+/** The profile answered by GET /default/api/users/account (000 3 Profile/user). */
+export interface Profile {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  avatar: string | null;
+  introduction: string | null;
+  permission: string;
+  is_captain_department: boolean;
+  assign_city: City[];
+  active_city: City[];
+  school: number | null;
+  group: number | null;
+  classes: number[];
+  advertisements: number[];
+  email_verified: boolean;
+}
+
+/**
+ * The effective role of a profile: a user with is_captain_department is a Captain (000 4), otherwise
+ * the permission when it is an accepted one, otherwise null (deny and sign out, 001 8).
+ */
+export function effectiveRole(profile: Pick<Profile, 'permission' | 'is_captain_department'>): Role | null {
+  if (profile.is_captain_department) return 'Captain';
+  return (ACCEPTED_PERMISSIONS as readonly string[]).includes(profile.permission) ? (profile.permission as Role) : null;
+}
+
+/** Menu set a role uses (000 6 Menu sets). The document and member variants are chosen by the city. */
+export type MenuSet = 'admin' | 'ads' | 'member' | 'school' | 'captain' | 'teacher' | 'police' | 'document';
+
+/** The menu set of a role, before city variants (000 6). */
+export function menuSetOf(role: Role): MenuSet {
+  switch (role) {
+    case 'Administrator':
+    case 'Operator':
+      return 'admin';
+    case 'Advertiser':
+    case 'Member':
+      return 'ads';
+    case 'President':
+      return 'school';
+    case 'Captain':
+      return 'captain';
+    case 'Teacher':
+      return 'teacher';
+    case 'Police':
+      return 'police';
+  }
+}
+
+/**
+ * Whether the profile may work in the city: Administrators in every city, everybody else in the
+ * cities assigned to them (000 6: 'Your account cannot access this area' otherwise).
+ */
+export function canEnterCity(profile: Pick<Profile, 'permission' | 'assign_city'>, city: string): boolean {
+  if (profile.permission === 'Administrator') return true;
+  return profile.assign_city.some((c) => c.name === city);
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+
+// Unit tests: shared rules, the server through Fastify inject on a real database (PGlite, or
+// PostgreSQL when DATABASE_URL is set), the console's providers. Playwright tests live in tests/e2e.
+export default defineConfig({
+  resolve: { alias: { '@': resolve(import.meta.dirname, 'src') } },
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
