@@ -5,7 +5,7 @@
  * - every menus/*.json against schemas/meta/manifest.schema.json; every entry names a known
  *   resource, page, role and icon; every `extends` resolves;
  * - every locale has the same keys as ja.json, and every i18n key a schema or manifest names exists.
- * Exits 1 with one line per problem.
+ * Exits 1 with one line per problem. `VALIDATE_ROOT=dir` checks another tree of the same layout (tests).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -15,7 +15,7 @@ import { allEntries, resolveManifest, type Manifest } from '../src/shared/manife
 import { MENU_ICONS, PAGES } from '../src/shared/pages';
 import { LANGUAGES } from '../src/shared/constants';
 
-const root = resolve(import.meta.dirname, '..');
+const root = process.env.VALIDATE_ROOT ?? resolve(import.meta.dirname, '..');
 const problems: string[] = [];
 
 async function readJson(path: string): Promise<unknown> {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const root = resolve(import.meta.dirname, '../../..');
+const run = promisify(execFile);
+
+/** Copies the declarative inputs to a temporary tree, lets `change` break them, runs the validator. */
+async function validate(change: (dir: string) => Promise<void>): Promise<{ code: number; out: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'validate-'));
+  try {
+    for (const d of ['schemas', 'menus', 'locales']) await cp(join(root, d), join(dir, d), { recursive: true });
+    await change(dir);
+    const r = await run(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/validate.ts')], { env: { ...process.env, VALIDATE_ROOT: dir } }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+    );
+    return r;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function editJson(path: string, edit: (j: Record<string, unknown>) => void) {
+  const j = JSON.parse(await readFile(path, 'utf8'));
+  edit(j);
+  await writeFile(path, JSON.stringify(j));
+}
+
+describe('npm run validate', () => {
+  it('passes on the project as it is', async () => {
+    const r = await validate(async () => {});
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/all good/);
+  });
+  it('names the file and the entry of a menu entry with an unknown resource and icon', async () => {
+    const r = await validate((dir) =>
+      editJson(join(dir, 'menus/kobe.json'), (m) => {
+        (m.sets as { admin: { add: Array<Record<string, string>> } }).admin.add.push({ key: 'ghost', resource: 'ghosts', icon: 'GhostOutlined', title: 'menu.news' });
+      }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("menus/kobe.json: set 'admin', entry 'ghost' names unknown resource 'ghosts'");
+    expect(r.out).toContain("menus/kobe.json: set 'admin', entry 'ghost' names unknown icon 'GhostOutlined'");
+  });
+  it('refuses a schema typo and a missing translation', async () => {
+    const r = await validate(async (dir) => {
+      await editJson(join(dir, 'schemas/scene.schema.json'), (s) => {
+        (s.properties as Record<string, Record<string, unknown>>).name.maxLenght = 3;
+      });
+      await editJson(join(dir, 'locales/es.json'), (l) => {
+        delete (l.menu as Record<string, string>).news;
+      });
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/schemas\/scene\.schema\.json: \/properties\/name/);
+    expect(r.out).toContain("locales/es.json: missing key 'menu.news'");
+  });
+});
