@@ -1,0 +1,57 @@
+/**
+ * Load measurement for `npm run bench`: runs autocannon against a URL on this machine and reports
+ * exact latency percentiles computed from every response time (autocannon's summary has no p95).
+ */
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  label: string;
+  connections: number;
+  requests: number;
+  non2xx: number;
+  /** milliseconds */
+  p50: number;
+  p95: number;
+  p99: number;
+  /** requests per second over the run */
+  rps: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, i)];
+}
+
+/**
+ * Sends GET requests to `url` with `connections` concurrent connections for `seconds` seconds
+ * (loopback only) and returns the latency percentiles in milliseconds and the throughput.
+ */
+export async function measure(label: string, url: string, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const times: number[] = [];
+  let non2xx = 0;
+  const result = await new Promise<autocannon.Result>((done, fail) => {
+    const instance = autocannon({ url, connections, duration: seconds, headers, pipelining: 1 }, (err, r) => (err ? fail(err) : done(r)));
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      times.push(ms);
+      if (status < 200 || status >= 300) non2xx++;
+    });
+  });
+  times.sort((a, b) => a - b);
+  return {
+    label,
+    connections,
+    requests: times.length,
+    non2xx,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    rps: times.length / (result.duration || seconds),
+  };
+}
+
+/** One aligned line per result. */
+export function formatRow(r: LoadResult): string {
+  const f = (n: number) => n.toFixed(2).padStart(8);
+  return `${r.label.padEnd(34)} c=${String(r.connections).padStart(2)}  p50 ${f(r.p50)} ms  p95 ${f(r.p95)} ms  p99 ${f(r.p99)} ms  ${r.rps.toFixed(0).padStart(6)} req/s  (${r.requests} requests${r.non2xx ? `, ${r.non2xx} not 2xx` : ''})`;
+}
