@@ -1,6 +1,6 @@
 /**
- * Measures the JavaScript a page really loads: opens it in Debian's Chromium (playwright-core, no
- * browser download), records every script response and sums their gzip sizes (zlib level 9, bytes).
+ * Measures the JavaScript a page really loads: opens it in Debian's Chromium (no browser download),
+ * records every script response and sums their gzip sizes (zlib level 9, bytes).
  */
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
@@ -16,33 +16,30 @@ export interface JsLoad {
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /**
- * Runs `steps` in a fresh browser context with the script recorder on and returns what was loaded
- * between `mark()` calls: `steps(page, mark)`; each `mark(name)` closes a measurement.
+ * Runs each named scenario in a fresh browser context (empty cache and cookies) and returns the
+ * scripts it loaded. A scenario opens its page and waits until the page is usable.
  */
-export async function measureJs(steps: (page: Page, mark: (name: string) => void) => Promise<void>): Promise<Record<string, JsLoad>> {
+export async function measureJs(scenarios: Record<string, (page: Page) => Promise<void>>): Promise<Record<string, JsLoad>> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const out: Record<string, JsLoad> = {};
   try {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    let current: Promise<JsLoad>[] = [];
-    page.on('response', (res) => {
-      if (res.request().resourceType() !== 'script') return;
-      current.push(
-        res.body().then(
-          (body) => ({ files: 1, raw: body.length, gzip: gzipSync(body, { level: 9 }).length }),
-          () => ({ files: 0, raw: 0, gzip: 0 }),
-        ),
-      );
-    });
-    const marks: Array<[string, Promise<JsLoad>[]]> = [];
-    await steps(page, (name) => {
-      marks.push([name, current]);
-      current = [];
-    });
-    for (const [name, list] of marks) {
-      const all = await Promise.all(list);
+    for (const [name, run] of Object.entries(scenarios)) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const loads: Promise<JsLoad>[] = [];
+      page.on('response', (res) => {
+        if (res.request().resourceType() !== 'script') return;
+        loads.push(
+          res.body().then(
+            (body) => ({ files: 1, raw: body.length, gzip: gzipSync(body, { level: 9 }).length }),
+            () => ({ files: 0, raw: 0, gzip: 0 }),
+          ),
+        );
+      });
+      await run(page);
+      const all = await Promise.all(loads);
       out[name] = all.reduce((a, b) => ({ files: a.files + b.files, raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { files: 0, raw: 0, gzip: 0 });
+      await context.close();
     }
   } finally {
     await browser.close();

@@ -55,3 +55,16 @@ export function formatRow(r: LoadResult): string {
   const f = (n: number) => n.toFixed(2).padStart(8);
   return `${r.label.padEnd(34)} c=${String(r.connections).padStart(2)}  p50 ${f(r.p50)} ms  p95 ${f(r.p95)} ms  p99 ${f(r.p99)} ms  ${r.rps.toFixed(0).padStart(6)} req/s  (${r.requests} requests${r.non2xx ? `, ${r.non2xx} not 2xx` : ''})`;
 }
+
+/**
+ * The same measurement run in a child process, so the load generator does not share the server's
+ * event loop and core (the machine has two). Resolves to the child's result.
+ */
+export async function measureApart(label: string, url: string, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const tsx = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
+  const cli = new URL('./load-cli.ts', import.meta.url).pathname;
+  const { stdout } = await promisify(execFile)(tsx, [cli, JSON.stringify({ label, url, connections, seconds, headers })], { maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
+}

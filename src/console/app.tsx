@@ -1,0 +1,62 @@
+/**
+ * The console's wiring (DESIGN.md 'Console'; refine's example apps): providers and resources only.
+ * Router: react-router 7 through @refinedev/react-router. Data, auth and access control come from
+ * ./providers; resources from the city's menu manifest for the signed-in role; i18n from
+ * react-i18next; notifications from @refinedev/antd.
+ */
+import { useEffect, useMemo } from 'react';
+import { BrowserRouter } from 'react-router';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { Refine } from '@refinedev/core';
+import routerProvider from '@refinedev/react-router';
+import { useNotificationProvider } from '@refinedev/antd';
+import { AbilityProvider } from '@casl/react';
+import { i18n } from './i18n';
+import { AntdConfigProvider } from './layout/antd-config-provider';
+import { accessControlProvider } from './providers/access-control-provider';
+import { authProvider } from './providers/auth-provider';
+import { dataProvider } from './providers/data-provider';
+import { i18nProvider } from './providers/i18n-provider';
+import { abilityFor } from './providers/ability';
+import { refineResources } from './generated/resource-routes';
+import { useCityMenu } from './hooks/use-city-menu';
+import { useSession } from './hooks/use-session';
+import { AppRoutes } from './routes';
+
+function ConsoleRefine() {
+  const { t } = useTranslation();
+  const { profile, city } = useSession();
+  const { routes } = useCityMenu(city);
+  const resources = useMemo(() => refineResources(routes, t), [routes, t]);
+  useEffect(() => {
+    document.title = t('app.title');
+  }, [t]);
+  return (
+    <AbilityProvider value={abilityFor(profile, city)}>
+      <Refine
+        routerProvider={routerProvider}
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        accessControlProvider={accessControlProvider}
+        i18nProvider={i18nProvider}
+        notificationProvider={useNotificationProvider}
+        resources={resources}
+        options={{ syncWithLocation: true, disableTelemetry: true, mutationMode: 'pessimistic', warnWhenUnsavedChanges: false }}
+      >
+        <AppRoutes />
+      </Refine>
+    </AbilityProvider>
+  );
+}
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <I18nextProvider i18n={i18n}>
+        <AntdConfigProvider>
+          <ConsoleRefine />
+        </AntdConfigProvider>
+      </I18nextProvider>
+    </BrowserRouter>
+  );
+}

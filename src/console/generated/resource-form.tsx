@@ -1,0 +1,103 @@
+/**
+ * The generated create and edit page of any resource (DESIGN.md 'Console'): RJSF with the antd
+ * theme from the resource's JSON Schema. Titles and enum labels translated; read-only fields left
+ * out on create; `x-widget` picks the widget; every validation message is the spec's (both message
+ * and stack, through the shared mapping); the server's field errors show under their fields; on
+ * success 保存しました。 and back to the list. Text inputs with a maxLength show 'current / max'.
+ */
+import { useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useCreate, useOne, useUpdate, type BaseRecord, type HttpError } from '@refinedev/core';
+import { App as AntdApp, Button, Card, Flex, Typography } from 'antd';
+import Form from '@rjsf/antd';
+import type { IChangeEvent } from '@rjsf/core';
+import type { ErrorSchema } from '@rjsf/utils';
+import { getResource } from '@/shared/registry';
+import { errorNotification } from '../providers/error-notification';
+import { Loading } from '../pages/loading';
+import { cityPath } from './city-path';
+import { CountedInputTemplate } from './counted-input-template';
+import { CountedTextareaWidget } from './counted-textarea-widget';
+import { buildFormSchema, formDataOf, type FormMode } from './form-schema';
+import { localizeErrors, serverErrorSchema } from './localize-errors';
+import type { ResourceRoute } from './resource-routes';
+import { validator } from './rjsf-validator';
+import './resource-form.css';
+
+const templates = { BaseInputTemplate: CountedInputTemplate };
+const widgets = { TextareaWidget: CountedTextareaWidget };
+
+export function ResourceForm({ route, mode }: { route: ResourceRoute; mode: FormMode }) {
+  const def = getResource(route.resource);
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { message } = AntdApp.useApp();
+  const { city = '', id } = useParams();
+  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
+  const [draft, setDraft] = useState<Record<string, unknown> | undefined>();
+
+  const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k)), [def, mode, t]);
+  const transformErrors = useMemo(() => localizeErrors(def.schema, (k, p) => t(k, p)), [def, t]);
+
+  const { query, result } = useOne<BaseRecord>({
+    resource: route.identifier,
+    id: id ?? '',
+    meta: { city },
+    queryOptions: { enabled: mode === 'edit' && !!id },
+    errorNotification,
+  });
+  const { mutateAsync: create, mutation: creating } = useCreate();
+  const { mutateAsync: update, mutation: updating } = useUpdate();
+  const saving = creating.isPending || updating.isPending;
+
+  const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : undefined), [def, result, mode]);
+  const formData = draft ?? loaded;
+  const backToList = () => navigate(cityPath(city, route.list));
+
+  const submit = async ({ formData: values }: IChangeEvent<Record<string, unknown>>) => {
+    setExtraErrors(undefined);
+    const common = { resource: route.identifier, meta: { city }, successNotification: false as const, errorNotification };
+    try {
+      if (mode === 'create') await create({ ...common, values: values ?? {} });
+      else await update({ ...common, id: id!, values: { ...(values ?? {}), version: result?.version } });
+      message.success({ content: t('messages.saved'), key: 'saved' });
+      backToList();
+    } catch (e) {
+      setExtraErrors(serverErrorSchema((e as HttpError).errors as Record<string, string[]> | undefined));
+    }
+  };
+
+  if (mode === 'edit' && (query.isLoading || !result)) return <Loading />;
+
+  return (
+    <Card>
+      <Typography.Title level={3} style={{ marginTop: 0 }}>
+        {t(mode === 'create' ? 'pages.createTitle' : 'pages.editTitle', { resource: t(route.title) })}
+      </Typography.Title>
+      <Form
+        className="generated-form"
+        schema={schema}
+        uiSchema={uiSchema}
+        formData={formData}
+        validator={validator}
+        templates={templates}
+        widgets={widgets}
+        transformErrors={transformErrors}
+        extraErrors={extraErrors}
+        showErrorList={false}
+        noHtml5Validate
+        onChange={(e) => setDraft(e.formData)}
+        onSubmit={submit}
+        disabled={saving}
+      >
+        <Flex gap={8} justify="end">
+          <Button onClick={backToList}>{t('actions.cancel')}</Button>
+          <Button type="primary" htmlType="submit" loading={saving}>
+            {t('actions.save')}
+          </Button>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * Routes and Refine resources of the generated pages, from menu entries that name a resource
+ * (DESIGN.md 'One manifest per city'): `/:city/<route>` (list), `/:city/<route>/create`,
+ * `/:city/<route>/edit/:id` and `/:city/<route>/show/:id`. Never one file per entity.
+ */
+import type { ResourceProps } from '@refinedev/core';
+import type { MenuEntry } from '@/shared/manifest';
+import { registry } from '@/shared/registry';
+
+/** One resource as it is mounted in a city: its menu entry and its route paths (relative to /:city). */
+export interface ResourceRoute {
+  /** The menu entry's key: Refine's resource identifier (one resource may be mounted twice). */
+  identifier: string;
+  /** The registry's resource name: what the data provider and the ability are asked about. */
+  resource: string;
+  /** i18n key of the menu title. */
+  title: string;
+  icon: string;
+  list: string;
+  create: string;
+  edit: string;
+  show: string;
+}
+
+/** The four route paths (relative to /:city) of a resource mounted at `route`. */
+export function routePaths(route: string): Pick<ResourceRoute, 'list' | 'create' | 'edit' | 'show'> {
+  const base = route.replace(/^\/+|\/+$/g, '');
+  return { list: base, create: `${base}/create`, edit: `${base}/edit/:id`, show: `${base}/show/:id` };
+}
+
+/**
+ * The generated-page routes of menu entries (children included) whose `resource` is in the registry.
+ * Entries without a route use the resource name. Throws for a resource the registry lacks.
+ */
+export function resourceRoutes(entries: readonly MenuEntry[]): ResourceRoute[] {
+  const out: ResourceRoute[] = [];
+  const walk = (list: readonly MenuEntry[]) => {
+    for (const e of list) {
+      if (e.resource) {
+        if (!registry.has(e.resource)) throw new Error(`menu entry '${e.key}' names unknown resource '${e.resource}'`);
+        out.push({ identifier: e.key, resource: e.resource, title: e.title, icon: e.icon, ...routePaths(e.route ?? e.resource) });
+      }
+      if (e.children) walk(e.children);
+    }
+  };
+  walk(entries);
+  return out;
+}
+
+/** Refine resources of the routes, with absolute `/:city/...` paths and translated labels. */
+export function refineResources(routes: readonly ResourceRoute[], t: (key: string) => string): ResourceProps[] {
+  return routes.map((r) => ({
+    name: r.resource,
+    identifier: r.identifier,
+    list: `/:city/${r.list}`,
+    create: `/:city/${r.create}`,
+    edit: `/:city/${r.edit}`,
+    show: `/:city/${r.show}`,
+    meta: { label: t(r.title), icon: r.icon, canDelete: true },
+  }));
+}

@@ -1,0 +1,50 @@
+/**
+ * The generated detail page of any resource: every schema field with its translated title and its
+ * value as the list shows it, with edit and delete where the ability allows.
+ */
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useOne, type BaseRecord } from '@refinedev/core';
+import { Button, Card, Descriptions, Flex, Result, Typography } from 'antd';
+import { getResource } from '@/shared/registry';
+import { errorNotification } from '../providers/error-notification';
+import { Loading } from '../pages/loading';
+import { cityPath } from './city-path';
+import { formatValue } from './format-value';
+import { RecordActions } from './record-actions';
+import type { ResourceRoute } from './resource-routes';
+
+export function ResourceShow({ route }: { route: ResourceRoute }) {
+  const def = getResource(route.resource);
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { city = '', id = '' } = useParams();
+  const { query, result } = useOne<BaseRecord>({ resource: route.identifier, id, meta: { city }, errorNotification });
+  const backToList = () => navigate(cityPath(city, route.list));
+
+  if (query.isLoading) return <Loading />;
+  if (!result) return <Result status="404" subTitle={t('pages.notFound')} extra={<Button onClick={backToList}>{t('actions.list')}</Button>} />;
+
+  const items = Object.entries(def.schema.properties).map(([field, prop]) => ({
+    key: field,
+    label: t(prop.title),
+    children: <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{formatValue(prop, result[field], t)}</span>,
+  }));
+
+  return (
+    <Card>
+      <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t('pages.showTitle', { resource: t(route.title) })}
+        </Typography.Title>
+        <Flex gap={8} wrap>
+          <Button size="small" onClick={backToList}>
+            {t('actions.list')}
+          </Button>
+          <RecordActions route={route} city={city} id={result.id ?? id} show={false} onDeleted={backToList} />
+        </Flex>
+      </Flex>
+      <Descriptions bordered column={1} items={items} />
+    </Card>
+  );
+}

@@ -1,0 +1,178 @@
+/**
+ * The one fetch wrapper of the console (001 7, 8): JSON in and out, `Accept-Language` of the current
+ * language, cookies of the same origin (the console never reads or stores a token), and on a 401 one
+ * shared (single-flight) token refresh followed by one retry. A failed refresh signs the session
+ * out. Errors become `ApiRequestError` with status, code, detail and fields, and a message as the
+ * error catalogue says: 500 'Server Error Occured…', 403 the permission message, 406 'セッションが切れました'.
+ *
+ * A 60 s refresh timer (001 7.1 TOKEN_REFRESH_INTERVAL_MS) is shared by all tabs: the time of the last
+ * refresh is kept in localStorage and refreshes run under a Web Lock, so one tab refreshes per minute.
+ */
+import { DEFAULT_CITY, TOKEN_REFRESH_INTERVAL_MS } from '@/shared/constants';
+import { errorKey, type ErrorCode } from '@/shared/errors';
+import { currentLanguage, i18n } from '../i18n';
+import { ApiRequestError } from './api-error';
+import { getCity, markSignedOut } from './session';
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** JSON body; sent with Content-Type application/json. */
+  body?: unknown;
+  /** Query parameters; undefined, null and '' values are left out. */
+  query?: Record<string, string | number | boolean | null | undefined>;
+  /** Refresh and retry once on a 401 (default true; false for sign-in, refresh and logout calls). */
+  refreshOn401?: boolean;
+  signal?: AbortSignal;
+}
+
+/** localStorage key of the time (ms) of the last successful refresh, shared by every tab. */
+export const STORAGE_REFRESHED_AT = 'token-refreshed-at';
+const LOCK_NAME = 'city-console-token-refresh';
+/** A refresh younger than this is reused by a 401 retry instead of refreshing again. */
+const RECENT_REFRESH_MS = 5_000;
+
+/** Adds the query string to a path. */
+export function withQuery(path: string, query?: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    params.append(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+/** The message the console shows for an error answer (001 8). */
+export function errorMessage(status: number, code: string, detail: string): string {
+  const t = (key: string) => i18n.t(key);
+  if (status >= 500 || status === 0) return t('errors.server_error');
+  if (status === 403) return t('errors.forbidden');
+  if (status === 406) return t('errors.session_expired');
+  if (code === 'unknown_username') return t('errors.unknown_username');
+  if (detail) return detail;
+  return i18n.exists(errorKey(code as ErrorCode)) ? t(errorKey(code as ErrorCode)) : t('errors.server_error');
+}
+
+async function toError(res: Response): Promise<ApiRequestError> {
+  let body: { detail?: unknown; code?: unknown; fields?: unknown } = {};
+  try {
+    body = (await res.json()) as typeof body;
+  } catch {
+    body = {};
+  }
+  const detail = typeof body.detail === 'string' ? body.detail : '';
+  const code = typeof body.code === 'string' ? body.code : res.status >= 500 ? 'server_error' : 'error';
+  const fields = body.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string[]>) : undefined;
+  return new ApiRequestError({ status: res.status, code, detail, fields, message: errorMessage(res.status, code, detail) });
+}
+
+function send(path: string, opts: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': currentLanguage() };
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  return fetch(withQuery(path, opts.query), { method: opts.method ?? 'GET', headers, body, credentials: 'same-origin', signal: opts.signal });
+}
+
+/**
+ * Calls the API and answers the parsed JSON body (undefined for 204).
+ * Errors: `ApiRequestError` for every non-2xx answer and for network failures (status 0).
+ */
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await send(path, opts);
+    if (res.status === 401 && opts.refreshOn401 !== false) {
+      if (await refreshSession()) res = await send(path, opts);
+      if (res.status === 401) markSignedOut();
+    }
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') throw e;
+    throw new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
+  }
+  if (!res.ok) throw await toError(res);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function lastRefresh(): number {
+  try {
+    return Number(localStorage.getItem(STORAGE_REFRESHED_AT) ?? 0) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function refreshNow(force: boolean, minAgeMs: number): Promise<boolean> {
+  if (!force && Date.now() - lastRefresh() < minAgeMs) return true;
+  const city = getCity() ?? DEFAULT_CITY;
+  try {
+    const res = await send(`/${encodeURIComponent(city)}/api/refresh-token`, { method: 'POST', body: {} });
+    if (!res.ok) return false;
+    noteFreshTokens();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function underLock(run: () => Promise<boolean>): Promise<boolean> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  // the lock's promise resolves to the callback's promise; `then` flattens it for the type checker too
+  return locks ? locks.request(LOCK_NAME, run).then((ok) => ok) : run();
+}
+
+/** Records that the server just issued fresh tokens (sign-in), so no tab refreshes for a minute. */
+export function noteFreshTokens(): void {
+  try {
+    localStorage.setItem(STORAGE_REFRESHED_AT, String(Date.now()));
+  } catch {
+    // no storage
+  }
+}
+
+let inflight: Promise<boolean> | null = null;
+
+/**
+ * Refreshes the session tokens once for every caller that asks while a refresh runs (single-flight,
+ * and one at a time across tabs). A refresh another tab made in the last 5 s is reused.
+ * Answers whether the session is (still) valid; false means signed out.
+ */
+export function refreshSession(): Promise<boolean> {
+  inflight ??= underLock(() => refreshNow(false, RECENT_REFRESH_MS)).then((ok) => {
+    if (!ok) markSignedOut();
+    return ok;
+  }).finally(() => {
+    inflight = null;
+  });
+  return inflight;
+}
+
+let timer: ReturnType<typeof setInterval> | null = null;
+
+/** Starts the 60 s refresh timer (idempotent); tabs skip a tick when another tab refreshed recently. */
+export function startRefreshTimer(): void {
+  if (timer) return;
+  timer = setInterval(() => {
+    if (Date.now() - lastRefresh() < TOKEN_REFRESH_INTERVAL_MS - 1_000) return;
+    inflight ??= underLock(() => refreshNow(false, TOKEN_REFRESH_INTERVAL_MS - 1_000)).then((ok) => {
+      if (!ok) {
+        stopRefreshTimer();
+        markSignedOut();
+      }
+      return ok;
+    }).finally(() => {
+      inflight = null;
+    });
+  }, TOKEN_REFRESH_INTERVAL_MS);
+}
+
+/** Stops the refresh timer (sign-out). */
+export function stopRefreshTimer(): void {
+  if (timer) clearInterval(timer);
+  timer = null;
+}

@@ -1,0 +1,85 @@
+/**
+ * The session as the console knows it: the signed-in profile (never a token: the server keeps the
+ * tokens in HttpOnly cookies) and the chosen city, kept in localStorage under `City` (000 3, 001 9).
+ * A tiny external store, read by React through `useSession` and by the providers directly.
+ */
+import { STORAGE_CITY } from '@/shared/constants';
+import type { Profile } from '@/shared/roles';
+
+export interface SessionState {
+  /** The profile of GET /default/api/users/account; null when signed out or not yet known. */
+  profile: Profile | null;
+  /** The chosen city's name (path code, e.g. `kobe`), or null. */
+  city: string | null;
+  /** True once a sign-out happened (refresh failed, logout): protected pages go to /login. */
+  signedOut: boolean;
+  /** i18n key of why the session was ended (e.g. `user.denyPermission`), shown once on /login. */
+  reason: string | null;
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+function readCity(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(STORAGE_CITY) || null;
+  } catch {
+    return null;
+  }
+}
+
+let state: SessionState = { profile: null, city: readCity(), signedOut: false, reason: null };
+
+function emit(next: Partial<SessionState>): void {
+  state = { ...state, ...next };
+  for (const l of listeners) l();
+}
+
+/** Subscribes to changes; returns the unsubscribe function (useSyncExternalStore shape). */
+export function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current state (a new object after every change). */
+export function getSession(): SessionState {
+  return state;
+}
+
+/** Records the signed-in profile. */
+export function setProfile(profile: Profile): void {
+  emit({ profile, signedOut: false });
+}
+
+/** The chosen city, or null. */
+export function getCity(): string | null {
+  return state.city;
+}
+
+/** Chooses a city (null forgets it) and keeps the choice in localStorage under `City`. */
+export function setCity(city: string | null): void {
+  try {
+    if (city) localStorage.setItem(STORAGE_CITY, city);
+    else localStorage.removeItem(STORAGE_CITY);
+  } catch {
+    // storage unavailable: the choice lives for this page only
+  }
+  if (city !== state.city) emit({ city });
+}
+
+/**
+ * Forgets the profile after a sign-out; `clearCity` also forgets the chosen city (logout); `reason`
+ * is an i18n key the login page shows once.
+ */
+export function markSignedOut(clearCity = false, reason: string | null = null): void {
+  if (clearCity) setCity(null);
+  if (state.signedOut && !state.profile && !reason) return;
+  emit({ profile: null, signedOut: true, reason: reason ?? state.reason });
+}
+
+/** Takes (and clears) the reason of the last forced sign-out. */
+export function takeReason(): string | null {
+  const r = state.reason;
+  if (r) state = { ...state, reason: null };
+  return r;
+}

@@ -1,0 +1,57 @@
+/**
+ * Generated-page routes: every resource of the registry gets list, create, edit and show routes under
+ * /:city, and every menu entry of every manifest that names a resource resolves to them.
+ */
+import { describe, expect, it } from 'vitest';
+import { refineResources, resourceRoutes, routePaths } from '@/console/generated/resource-routes';
+import { allEntries, menuFor } from '@/shared/manifest';
+import { registry } from '@/shared/registry';
+
+describe('resource routes', () => {
+  it('every resource of the registry produces list, create, edit and show routes', () => {
+    expect(registry.size).toBeGreaterThan(0);
+    for (const def of registry.values()) {
+      const routes = resourceRoutes([{ key: def.name, resource: def.name, icon: 'ReadOutlined', title: def.label }]);
+      expect(routes).toHaveLength(1);
+      const [r] = routes;
+      expect(r).toMatchObject({ identifier: def.name, resource: def.name, list: def.name, create: `${def.name}/create`, edit: `${def.name}/edit/:id`, show: `${def.name}/show/:id` });
+      const [res] = refineResources(routes, (k) => `t:${k}`);
+      expect(res).toMatchObject({
+        name: def.name,
+        list: `/:city/${def.name}`,
+        create: `/:city/${def.name}/create`,
+        edit: `/:city/${def.name}/edit/:id`,
+        show: `/:city/${def.name}/show/:id`,
+        meta: { label: `t:${def.label}` },
+      });
+    }
+  });
+
+  it('menu entries keep their own route (kobe mounts scene at /kobe/scenes)', () => {
+    const routes = resourceRoutes(menuFor('Operator', 'kobe'));
+    expect(routes.map((r) => [r.identifier, r.resource, r.list])).toEqual([
+      ['news', 'news', 'news'],
+      ['event', 'event', 'event'],
+      ['scenes', 'scene', 'scenes'],
+    ]);
+    expect(resourceRoutes(menuFor('Operator', 'fukuoka')).map((r) => r.resource)).not.toContain('scene');
+  });
+
+  it('every manifest entry naming a resource resolves to a registry resource', () => {
+    const named = allEntries().filter((e) => e.entry.resource);
+    expect(named.length).toBeGreaterThan(0);
+    for (const { entry } of named) expect(() => resourceRoutes([entry])).not.toThrow();
+  });
+
+  it('children are mounted too, and slashes are trimmed', () => {
+    const routes = resourceRoutes([
+      { key: 'group', icon: 'AppstoreOutlined', title: 'menu.news', children: [{ key: 'sport', resource: 'news', route: '/sport-news/', icon: 'ReadOutlined', title: 'menu.news' }] },
+    ]);
+    expect(routes).toEqual([{ identifier: 'sport', resource: 'news', title: 'menu.news', icon: 'ReadOutlined', ...routePaths('sport-news') }]);
+    expect(routes[0].list).toBe('sport-news');
+  });
+
+  it('an unknown resource is an error', () => {
+    expect(() => resourceRoutes([{ key: 'x', resource: 'nope', icon: 'ReadOutlined', title: 'menu.news' }])).toThrow(/unknown resource/);
+  });
+});
