@@ -1,0 +1,67 @@
+/**
+ * The Fastify application (DESIGN.md fastify/demo model): external plugins, then app plugins, then
+ * routes. No state of its own beyond the database, so several processes can share one PostgreSQL.
+ */
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registry, type ResourceDef } from '../shared/registry';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { HttpError } from './http-error';
+import { registerAuth } from './plugins/auth';
+import { registerConsole } from './plugins/console';
+import { registerErrorHandler } from './plugins/errors';
+import { registerCityRoutes } from './routes/cities';
+import { registerResourceRoutes } from './routes/resources';
+import { registerSessionRoutes } from './routes/session';
+
+export interface BuildOptions {
+  db: Database;
+  config: Config;
+  /** Fastify's `logger` option (default: off). */
+  logger?: FastifyServerOptions['logger'];
+  /** Resources to serve (default: the registry). */
+  resources?: ReadonlyMap<string, ResourceDef>;
+}
+
+/**
+ * Builds the app on a prepared database (see `db/prepare.ts`). The instance is not listening and not
+ * yet ready: tests call `inject`, `main` calls `listen`. Errors: database errors while loading the
+ * token secret.
+ */
+export async function buildApp({ db, config, logger = false, resources = registry }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1_048_576,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('db', db);
+  app.decorate('config', config);
+  // Clients often send `content-type: application/json` with an empty DELETE body; read it as no body.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : json(request, String(body), done),
+  );
+
+  // External plugins.
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError('rate_limited', { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
+  });
+
+  // App plugins.
+  registerErrorHandler(app);
+  await registerAuth(app, { db, config });
+  await registerConsole(app, config.consoleDir);
+
+  // Routes.
+  registerSessionRoutes(app, { loginRateLimit: config.loginRateLimit });
+  registerCityRoutes(app);
+  registerResourceRoutes(app, resources.values());
+  return app;
+}

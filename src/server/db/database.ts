@@ -1,0 +1,45 @@
+/**
+ * The one database interface of the server (DESIGN.md Storage): PGlite in a data directory by
+ * default, PostgreSQL through `pg` when DATABASE_URL is set. The same SQL runs on both.
+ */
+import type { Config } from '../config';
+
+/** Something SQL can be sent to: the database itself or an open transaction. */
+export interface Queryable {
+  /** Runs one statement with `$1…` parameters; answers the rows. int8 and counts come back as numbers, timestamptz as Date, json/jsonb parsed. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs one or more statements without parameters. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws (the error is re-thrown). */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Closes the database (PGlite: shuts down cleanly and releases the directory lock). Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PGlite only: close on SIGTERM/SIGINT and exit (default true). The server passes false and closes in its own order. */
+  handleSignals?: boolean;
+  /** PGlite only: a `dumpDataDir()` tarball used instead of initdb for a new database (tests). */
+  template?: Blob;
+}
+
+/**
+ * Opens the database the settings name: PostgreSQL when `config.databaseUrl` is set, else PGlite in
+ * `config.dataDir` (`memory://` = in memory). Errors: PGlite directory locked by another process
+ * (`DataDirLockedError`), connection errors of `pg`.
+ */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  options: OpenOptions = {},
+): Promise<Database> {
+  if (config.databaseUrl) {
+    const { openPostgres } = await import('./postgres');
+    return openPostgres(config.databaseUrl, { schema: config.databaseSchema });
+  }
+  const { openPglite } = await import('./pglite');
+  return openPglite(config.dataDir, options);
+}

@@ -1,0 +1,115 @@
+/**
+ * Versioned migrations of the fixed tables (DESIGN.md Storage), run with umzug. Applied names are kept
+ * in `schema_migrations`. Everything runs in one transaction under an advisory lock, so several
+ * processes starting at once against one PostgreSQL migrate exactly once.
+ * A migration is never edited once released: add a new one at the end.
+ */
+import { Umzug, type UmzugStorage } from 'umzug';
+import type { Database, Queryable } from './database';
+
+/** Advisory lock keys of start-up work (any fixed numbers, distinct per kind of work). */
+export const LOCK_MIGRATE = 7_412_001;
+export const LOCK_RESOURCE_TABLES = 7_412_002;
+export const LOCK_SEED = 7_412_003;
+
+interface Migration {
+  name: string;
+  up: (tx: Queryable) => Promise<void>;
+}
+
+const MIGRATIONS: Migration[] = [
+  {
+    name: '0001-initial',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE cities (
+          id serial PRIMARY KEY,
+          name text NOT NULL UNIQUE,
+          name_ja text NOT NULL
+        );
+        CREATE TABLE users (
+          id serial PRIMARY KEY,
+          username text NOT NULL UNIQUE,
+          password_hash text NOT NULL,
+          email text NOT NULL DEFAULT '',
+          name text NOT NULL DEFAULT '',
+          permission text NOT NULL,
+          is_captain_department boolean NOT NULL DEFAULT false,
+          assign_city integer[] NOT NULL DEFAULT '{}',
+          school integer,
+          grp integer,
+          classes integer[] NOT NULL DEFAULT '{}',
+          avatar text,
+          introduction text,
+          email_verified boolean NOT NULL DEFAULT false,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE TABLE refresh_tokens (
+          id bigserial PRIMARY KEY,
+          family uuid NOT NULL,
+          user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          token_hash text NOT NULL UNIQUE,
+          expires_at timestamptz NOT NULL,
+          revoked_at timestamptz,
+          replaced_by bigint,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX refresh_tokens_family ON refresh_tokens (family);
+        CREATE TABLE settings (
+          key text PRIMARY KEY,
+          value text NOT NULL
+        );
+        CREATE TABLE resource_counts (
+          resource text NOT NULL,
+          city text NOT NULL,
+          n bigint NOT NULL DEFAULT 0,
+          PRIMARY KEY (resource, city)
+        );
+        CREATE TABLE audit_log (
+          id bigserial PRIMARY KEY,
+          at timestamptz NOT NULL DEFAULT now(),
+          user_id integer,
+          city text,
+          resource text NOT NULL,
+          action text NOT NULL,
+          record_id bigint
+        );
+        CREATE INDEX audit_log_at ON audit_log (at DESC);
+      `),
+  },
+];
+
+/** umzug storage in the `schema_migrations` table of the transaction it is given. */
+function tableStorage(tx: Queryable): UmzugStorage<Queryable> {
+  return {
+    async logMigration({ name }) {
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+    },
+    async unlogMigration({ name }) {
+      await tx.query('DELETE FROM schema_migrations WHERE name = $1', [name]);
+    },
+    async executed() {
+      const rows = await tx.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+      return rows.map((r) => r.name);
+    },
+  };
+}
+
+/**
+ * Applies the pending migrations. Resolves to the names applied now (empty when up to date).
+ * Errors: SQL errors (nothing is applied then: one transaction).
+ */
+export async function migrate(db: Database): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_MIGRATE]);
+    await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const umzug = new Umzug<Queryable>({
+      migrations: MIGRATIONS.map((m) => ({ name: m.name, up: ({ context }) => m.up(context) })),
+      context: tx,
+      storage: tableStorage(tx),
+      logger: undefined,
+    });
+    const applied = await umzug.up();
+    return applied.map((m) => m.name);
+  });
+}

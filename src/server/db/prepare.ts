@@ -1,0 +1,30 @@
+/**
+ * Everything a database needs before the API serves it: migrations, resource tables, first-start
+ * seed. Safe to run on every start and from several processes at once.
+ */
+import { registry, type ResourceDef } from '../../shared/registry';
+import { seed } from '../seed';
+import type { Database } from './database';
+import { migrate } from './migrations';
+import { ensureResourceTables, recountResource } from './resource-tables';
+
+export interface Prepared {
+  /** Migrations applied by this call. */
+  migrations: string[];
+  /** Whether this call seeded a new database. */
+  seeded: boolean;
+}
+
+/**
+ * Migrates, creates the tables of `resources` (default: the registry) and seeds a new database
+ * (demo users and content when `demo`). On PGlite, where this process is the only writer, the list
+ * counts are also recomputed so rows written by other means are counted.
+ */
+export async function prepareDatabase(db: Database, options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef> }): Promise<Prepared> {
+  const resources = options.resources ?? registry;
+  const migrations = await migrate(db);
+  await ensureResourceTables(db, resources.values());
+  if (db.kind === 'pglite') for (const def of resources.values()) await recountResource(db, def);
+  const seeded = await seed(db, { demo: options.demo, resources });
+  return { migrations, seeded };
+}

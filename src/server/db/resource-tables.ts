@@ -1,0 +1,91 @@
+/**
+ * One table per registry resource, made from the registry at start (DESIGN.md Storage):
+ * `r_<name>(id bigserial, city, data jsonb, version, created_at, updated_at)` with an index on
+ * (city, created_at desc, id desc) and expression indexes on declared sort and filter fields.
+ * Also the SQL expressions of fields, shared with the repository so queries match the indexes.
+ */
+import type { ResourceDef } from '../../shared/registry';
+import type { Database } from './database';
+import { LOCK_RESOURCE_TABLES } from './migrations';
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function checkIdent(what: string, name: string): string {
+  if (!IDENT.test(name)) throw new Error(`${what} '${name}' cannot be used in SQL (letters, digits and _ only)`);
+  return name;
+}
+
+/** The table of a resource: `r_<name>`. Throws for a name that is not a plain identifier. */
+export function tableName(def: ResourceDef): string {
+  return `r_${checkIdent('resource name', def.name)}`;
+}
+
+/**
+ * The SQL expression of a field of a resource row: `id` for the id field, `created_at` for the
+ * created field, `((data->>'f')::numeric)` for number fields, `(data->>'f')` otherwise.
+ * Throws for a field name that is not a plain identifier.
+ */
+export function fieldExpr(def: ResourceDef, field: string): string {
+  if (field === def.idField) return 'id';
+  if (field === def.createdField) return 'created_at';
+  checkIdent('field name', field);
+  const type = def.schema.properties[field]?.type;
+  return type === 'integer' || type === 'number' ? `((data->>'${field}')::numeric)` : `(data->>'${field}')`;
+}
+
+/** The statements that create a resource's table and indexes; each is idempotent. */
+export function resourceTableSql(def: ResourceDef): string[] {
+  const t = tableName(def);
+  const out = [
+    `CREATE TABLE IF NOT EXISTS ${t} (
+       id bigserial PRIMARY KEY,
+       city text NOT NULL,
+       data jsonb NOT NULL,
+       version integer NOT NULL DEFAULT 1,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       updated_at timestamptz NOT NULL DEFAULT now()
+     )`,
+    `CREATE INDEX IF NOT EXISTS ${t}_city_created ON ${t} (city, created_at DESC, id DESC)`,
+  ];
+  const indexed = new Set<string>();
+  for (const field of def.list.sort) {
+    const expr = fieldExpr(def, field);
+    if (expr === 'id' || expr === 'created_at' || indexed.has(field)) continue;
+    indexed.add(field);
+    out.push(`CREATE INDEX IF NOT EXISTS ${t}_s_${field} ON ${t} (city, ${expr}, id)`);
+  }
+  for (const filter of def.list.filters) {
+    const fields = filter.kind === 'equals' ? [filter.field] : [filter.start, filter.end];
+    for (const field of fields) {
+      const expr = fieldExpr(def, field);
+      if (expr === 'id' || expr === 'created_at' || indexed.has(field)) continue;
+      indexed.add(field);
+      out.push(`CREATE INDEX IF NOT EXISTS ${t}_s_${field} ON ${t} (city, ${expr}, id)`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Creates the table and indexes of every resource of `resources` when missing, in one transaction
+ * under an advisory lock (several processes may start at once on PostgreSQL).
+ */
+export async function ensureResourceTables(db: Database, resources: Iterable<ResourceDef>): Promise<void> {
+  const statements = [...resources].flatMap(resourceTableSql);
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_RESOURCE_TABLES]);
+    for (const sql of statements) await tx.exec(sql);
+  });
+}
+
+/**
+ * Recomputes `resource_counts` of one resource from its table (all cities). Use after rows were
+ * written by other means than the repository. Not safe against concurrent writes of other processes.
+ */
+export async function recountResource(db: Database, def: ResourceDef): Promise<void> {
+  const t = tableName(def);
+  await db.transaction(async (tx) => {
+    await tx.query('DELETE FROM resource_counts WHERE resource = $1', [def.name]);
+    await tx.query(`INSERT INTO resource_counts (resource, city, n) SELECT $1, city, count(*) FROM ${t} GROUP BY city`, [def.name]);
+  });
+}

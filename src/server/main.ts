@@ -1,0 +1,86 @@
+/**
+ * Server entry: opens the database, prepares it (migrations, resource tables, seed), listens on
+ * HOST:PORT, prints the URL and the demo accounts, and shuts down cleanly on SIGTERM/SIGINT (stop
+ * accepting, finish requests, close the database and its lock). Run with `tsx src/server/main.ts`
+ * or through `npm start` (scripts/start.ts).
+ */
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/database';
+import { prepareDatabase } from './db/prepare';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed';
+
+export interface Running {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  /** The address the server listens on, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** Milliseconds from `main()` to listening. */
+  startMs: number;
+  /** Closes the server, then the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+function banner(running: Running, seeded: boolean): string {
+  const lines = [`API and console: ${running.url}  (ready in ${running.startMs} ms${seeded ? ', new database' : ''})`];
+  lines.push(running.config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: PGlite in ${running.config.dataDir}`);
+  if (!running.config.production) {
+    lines.push(`demo accounts (password ${DEMO_PASSWORD}):`);
+    for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.username.padEnd(14)} ${a.role.padEnd(14)} ${a.cities.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Starts the server. `onSignals` (default true) installs SIGTERM/SIGINT handlers that close
+ * everything and exit. Errors: bad environment (`ConfigError`), data directory in use
+ * (`DataDirLockedError`), database and listen errors (the database is closed first).
+ */
+export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boolean; quiet?: boolean } = {}): Promise<Running> {
+  const started = performance.now();
+  const config = loadConfig(options.env ?? process.env);
+  const db = await openDatabase(config, { handleSignals: false });
+  let app: FastifyInstance | null = null;
+  try {
+    const prepared = await prepareDatabase(db, { demo: !config.production });
+    app = await buildApp({ db, config, logger: { level: config.logLevel } });
+    const url = await app.listen({ host: config.host, port: config.port });
+    let closing: Promise<void> | null = null;
+    const listening = app;
+    const running: Running = {
+      app: listening,
+      db,
+      config,
+      url,
+      startMs: Math.round(performance.now() - started),
+      close() {
+        closing ??= listening.close().finally(() => db.close());
+        return closing;
+      },
+    };
+    if (!options.quiet) console.log(banner(running, prepared.seeded));
+    if (options.onSignals !== false) {
+      const stop = (signal: NodeJS.Signals) => {
+        console.log(`${signal}: shutting down`);
+        void running.close().finally(() => process.exit(0));
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    }
+    return running;
+  } catch (err) {
+    await app?.close().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: Error) => {
+    console.error(`server did not start: ${err.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * Who is calling (DESIGN.md Sign-in; 001 7.1): reads the access token from `Authorization: Bearer`
+ * or the `Admin-Token` cookie, checks it, loads the user and decorates the request with `profile`
+ * (the shared Profile shape, null when signed out) and `tokenFamily`. Only API paths are looked at.
+ * Also decorates the instance with the token service.
+ *
+ * The (token → profile) lookup is kept for `config.authCacheMs` (default 1000 ms) per process: under
+ * load a token's profile is read about once a second instead of on every call. Any revocation or
+ * failed refresh in this process clears the cache at once; other processes (several servers on one
+ * PostgreSQL) see a logout, or a change of role or cities, within that time.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { COOKIE_ACCESS } from '../../shared/constants';
+import type { Profile } from '../../shared/roles';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { createTokenService, loadTokenSecret, type AccessClaims, type TokenService } from '../auth/tokens';
+import { isApiPath } from '../paths';
+import { loadProfile } from '../repositories/user-repository';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database;
+    config: Config;
+    tokens: TokenService;
+  }
+  interface FastifyRequest {
+    /** The signed-in user, or null (000 3 Profile). */
+    profile: Profile | null;
+    /** The refresh-token family of the access token used, or null. */
+    tokenFamily: string | null;
+  }
+}
+
+/** The access token of a request: the Bearer token, else the `Admin-Token` cookie. */
+export function accessTokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header && /^Bearer\s+\S+/i.test(header)) return header.replace(/^Bearer\s+/i, '').trim();
+  return request.cookies?.[COOKIE_ACCESS] || null;
+}
+
+interface Cached {
+  claims: AccessClaims;
+  profile: Profile | null;
+  until: number;
+}
+
+const CACHE_MAX_ENTRIES = 10_000;
+
+/** Installs the token service and the `onRequest` hook that fills `request.profile`. */
+export async function registerAuth(app: FastifyInstance, deps: { db: Database; config: Config }): Promise<void> {
+  const base = createTokenService(deps.db, await loadTokenSecret(deps.db, deps.config.tokenSecret));
+  const cache = new Map<string, Cached>();
+  const ttl = deps.config.authCacheMs;
+  // Revocations (logout, reuse of a spent refresh token) must end cached sessions of this process at once.
+  const tokens: TokenService = {
+    ...base,
+    async rotateRefresh(token) {
+      const next = await base.rotateRefresh(token);
+      if (!next) cache.clear();
+      return next;
+    },
+    async revokeFamily(family) {
+      await base.revokeFamily(family);
+      cache.clear();
+    },
+  };
+  app.decorate('tokens', tokens);
+  app.decorateRequest('profile', null);
+  app.decorateRequest('tokenFamily', null);
+
+  async function lookup(token: string): Promise<Cached | null> {
+    const now = Date.now();
+    const hit = cache.get(token);
+    if (hit && hit.until > now) return hit;
+    const claims = await tokens.verifyAccess(token);
+    if (!claims) return null;
+    const entry = { claims, profile: await loadProfile(deps.db, claims.userId, claims.family), until: Math.min(now + ttl, claims.expiresAt) };
+    if (ttl > 0) {
+      if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
+      cache.set(token, entry);
+    }
+    return entry;
+  }
+
+  app.addHook('onRequest', async (request) => {
+    if (!isApiPath(request.url)) return;
+    const token = accessTokenOf(request);
+    if (!token) return;
+    const entry = await lookup(token);
+    if (!entry?.profile) return;
+    request.profile = entry.profile;
+    request.tokenFamily = entry.claims.family;
+  });
+}

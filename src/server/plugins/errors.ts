@@ -1,0 +1,54 @@
+/**
+ * The one error handler of the API (DESIGN.md Conventions; 001 8). Every error answer is
+ * `{detail, code, fields?}` in the request's language:
+ * - `HttpError(code)` → `ERROR_STATUS[code]`; field errors translated with the shared `translateFieldErrors`;
+ * - Fastify's own client errors (bad JSON, body too large, wrong content type…) → their 4xx status;
+ * - anything else → 500 `{detail: 'Server Error Occured. Please Try Again !', code: 'server_error'}`,
+ *   logged with its stack; a stack is never answered.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorKey, translateFieldErrors, type ApiError, type ErrorCode } from '../../shared/errors';
+import { HttpError } from '../http-error';
+import { translatorFor } from '../translator';
+
+const CLIENT_CODES: Record<number, ErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'session_expired',
+  409: 'conflict',
+  429: 'rate_limited',
+};
+
+/** The answer body and status of any thrown value, for `request` (language from Accept-Language). */
+export function errorAnswer(err: unknown, request: FastifyRequest): { status: number; body: ApiError; headers?: Record<string, string> } {
+  const t = translatorFor(request.headers['accept-language']);
+  if (err instanceof HttpError) {
+    const body: ApiError = { detail: err.detail ?? t(errorKey(err.code)), code: err.code };
+    if (err.fieldErrors) body.fields = translateFieldErrors(err.fieldErrors, t);
+    return { status: err.statusCode, body, headers: err.headers };
+  }
+  const status = (err as FastifyError | undefined)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = CLIENT_CODES[status] ?? 'validation';
+    return { status, body: { detail: t(errorKey(code)), code } };
+  }
+  return { status: 500, body: { detail: t(errorKey('server_error')), code: 'server_error' } };
+}
+
+/** Answers a JSON 404 `{detail, code: 'not_found'}` (unknown API route). */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, body } = errorAnswer(new HttpError('not_found'), request);
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Installs the error handler on the root instance. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const { status, body, headers } = errorAnswer(err, request);
+    if (status >= 500) request.log.error({ err }, 'request failed');
+    if (headers) reply.headers(headers);
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
+  });
+}

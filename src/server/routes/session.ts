@@ -1,0 +1,106 @@
+/**
+ * Session and account calls (001 7.1; DESIGN.md Sign-in).
+ * - POST /default/api/login            {username, password} → {user, token, refresh_token, booking?: {refresh}}
+ * - GET  /default/api/users/account    → Profile
+ * - GET  /default/api/users/whoami     → {id} (ours: the console's logout check, 000 4 Logout)
+ * - POST /:city/api/refresh-token      {refresh_token?} (else the cookie) → {access_token, refresh_token}
+ * - POST /default/login/logout         → {detail: 'ok'}
+ * Cookies Admin-Token, Admin-Refresh-Token and Redirect-Token: HttpOnly, SameSite=Strict, Path=/,
+ * Secure when the request came over https.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ACCESS_TOKEN_TTL_S,
+  COOKIE_ACCESS,
+  COOKIE_REDIRECT,
+  COOKIE_REFRESH,
+  MEMBER_CITY,
+  REFRESH_TOKEN_TTL_S,
+} from '../../shared/constants';
+import { effectiveRole, type Profile } from '../../shared/roles';
+import type { FieldErrors } from '../../shared/validation';
+import { verifyPassword } from '../auth/passwords';
+import { requireProfile } from '../auth/authorize';
+import { HttpError } from '../http-error';
+import { accessTokenOf } from '../plugins/auth';
+import { findCredentials, loadProfile } from '../repositories/user-repository';
+
+/** Whether the profile gets a booking refresh token and a Redirect-Token cookie (000 4, 6): Advertisers and the member-area Member. */
+export function getsBookingToken(profile: Profile): boolean {
+  const role = effectiveRole(profile);
+  return role === 'Advertiser' || (role === 'Member' && profile.assign_city.some((c) => c.name === MEMBER_CITY));
+}
+
+function cookieOptions(request: FastifyRequest, maxAge: number) {
+  return { httpOnly: true, sameSite: 'strict' as const, path: '/', secure: request.protocol === 'https', maxAge };
+}
+
+function setSessionCookies(request: FastifyRequest, reply: FastifyReply, access: string, refresh: string): void {
+  reply.setCookie(COOKIE_ACCESS, access, cookieOptions(request, ACCESS_TOKEN_TTL_S));
+  reply.setCookie(COOKIE_REFRESH, refresh, cookieOptions(request, REFRESH_TOKEN_TTL_S));
+}
+
+function stringField(body: unknown, name: string): string | undefined {
+  const v = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Registers the session routes. `loginRateLimit` = attempts per IP and minute (0 = none). */
+export function registerSessionRoutes(app: FastifyInstance, options: { loginRateLimit: number }): void {
+  const { db, tokens } = app;
+  const loginOptions = options.loginRateLimit > 0 ? { config: { rateLimit: { max: options.loginRateLimit, timeWindow: 60_000 } } } : {};
+
+  app.post('/default/api/login', loginOptions, async (request, reply) => {
+    const username = stringField(request.body, 'username')?.trim();
+    const password = stringField(request.body, 'password');
+    const missing: FieldErrors = {};
+    if (!username) missing.username = [{ key: 'login.usernameRequired', params: {} }];
+    if (!password) missing.password = [{ key: 'login.passwordRequired', params: {} }];
+    if (!username || !password) throw new HttpError('validation', { fieldErrors: missing });
+    const user = await findCredentials(db, username);
+    if (!user) throw new HttpError('unknown_username');
+    if (!(await verifyPassword(password, user.password_hash))) throw new HttpError('invalid_credentials');
+    const profile = await loadProfile(db, user.id);
+    if (!profile) throw new HttpError('unknown_username');
+    const refresh = await tokens.issueRefresh(user.id);
+    const token = await tokens.signAccess(user.id, refresh.family);
+    setSessionCookies(request, reply, token, refresh.token);
+    const answer: Record<string, unknown> = { user: profile, token, refresh_token: refresh.token };
+    if (getsBookingToken(profile)) {
+      const booking = await tokens.issueRefresh(user.id);
+      reply.setCookie(COOKIE_REDIRECT, booking.token, cookieOptions(request, REFRESH_TOKEN_TTL_S));
+      answer.booking = { refresh: booking.token };
+    }
+    return answer;
+  });
+
+  app.get('/default/api/users/account', async (request) => requireProfile(request));
+
+  app.get('/default/api/users/whoami', async (request) => ({ id: requireProfile(request).id }));
+
+  app.post('/:city/api/refresh-token', async (request, reply) => {
+    const presented = stringField(request.body, 'refresh_token') || request.cookies[COOKIE_REFRESH];
+    if (!presented) throw new HttpError('unauthorized');
+    const next = await tokens.rotateRefresh(presented);
+    if (!next) throw new HttpError('unauthorized');
+    const access = await tokens.signAccess(next.userId, next.family);
+    setSessionCookies(request, reply, access, next.token);
+    return { access_token: access, refresh_token: next.token };
+  });
+
+  app.post('/default/login/logout', async (request, reply) => {
+    const families = new Set<string>();
+    for (const token of [stringField(request.body, 'refresh_token'), request.cookies[COOKIE_REFRESH], request.cookies[COOKIE_REDIRECT]]) {
+      const family = token ? await tokens.familyOf(token) : null;
+      if (family) families.add(family);
+    }
+    const access = accessTokenOf(request);
+    const claims = access ? await tokens.verifyAccess(access) : null;
+    if (claims) families.add(claims.family);
+    for (const family of families) await tokens.revokeFamily(family);
+    for (const name of [COOKIE_ACCESS, COOKIE_REFRESH, COOKIE_REDIRECT]) {
+      reply.clearCookie(name, { httpOnly: true, sameSite: 'strict', path: '/', secure: request.protocol === 'https' });
+    }
+    return { detail: 'ok' };
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * First-start data: the cities of 000 6, and unless NODE_ENV=production one demo user per role
+ * (password `demo1234`) plus some Japanese demo news, events and scenes in kobe and fukuoka.
+ * Runs only on a database without cities, under an advisory lock (several processes may start at once).
+ */
+import { registry, type ResourceDef } from '../shared/registry';
+import type { Database } from './db/database';
+import { LOCK_SEED } from './db/migrations';
+import { hashPassword } from './auth/passwords';
+import { createRecord } from './repositories/resource-repository';
+import { createUser, type NewUser } from './repositories/user-repository';
+
+/** Cities: name → Japanese name (000 6 lists the names; 000 3 City). */
+export const SEED_CITIES: ReadonlyArray<readonly [string, string]> = [
+  ['default', 'デフォルト'],
+  ['kobe', '神戸市'],
+  ['fukuoka', '福岡市'],
+  ['akita', '秋田市'],
+  ['toyonaka2', '豊中市'],
+  ['kurashiki', '倉敷市'],
+  ['cippoweb', 'チッポウェブ'],
+  ['shonan', '湘南'],
+  ['sanda', '三田市'],
+  ['osakakyobashi', '大阪京橋'],
+  ['tottoriseibu', '鳥取県西部'],
+  ['shirahama', '白浜町'],
+  ['booking', 'ブッキング'],
+  ['kakogawa', '加古川市'],
+  ['awaji', '淡路市'],
+  ['kawanishi', '川西市'],
+  ['kawasaki', '川崎市'],
+  ['kashu', '加集'],
+  ['advertiser', '広告主'],
+];
+
+/** The password of every demo account. */
+export const DEMO_PASSWORD = 'demo1234';
+
+/** One demo account, as printed at start. */
+export interface DemoAccount {
+  username: string;
+  role: string;
+  cities: string[];
+}
+
+interface DemoUser extends DemoAccount {
+  name: string;
+  permission: string;
+  captain?: boolean;
+}
+
+const DEMO_USERS: DemoUser[] = [
+  { username: 'administrator', name: '管理 太郎', role: 'Administrator', permission: 'Administrator', cities: SEED_CITIES.map(([n]) => n) },
+  { username: 'operator', name: '運用 花子', role: 'Operator', permission: 'Operator', cities: ['kobe', 'fukuoka', 'cippoweb'] },
+  { username: 'president', name: '校長 一郎', role: 'President', permission: 'President', cities: ['kobe'] },
+  { username: 'captain', name: '部長 次郎', role: 'Captain', permission: 'Member', captain: true, cities: ['kobe'] },
+  { username: 'teacher', name: '先生 三郎', role: 'Teacher', permission: 'Teacher', cities: ['kobe'] },
+  { username: 'advertiser', name: '商店 四郎', role: 'Advertiser', permission: 'Advertiser', cities: ['kobe'] },
+  { username: 'police', name: '警察 五郎', role: 'Police', permission: 'Police', cities: ['kobe'] },
+  { username: 'member', name: '会員 六子', role: 'Member', permission: 'Member', cities: ['cippoweb'] },
+];
+
+/** The demo accounts (all with password `demo1234`), for the start banner and the README. */
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = DEMO_USERS.map(({ username, role, cities }) => ({
+  username,
+  role,
+  cities: role === 'Administrator' ? ['(all)'] : cities,
+}));
+
+const DAY_MS = 86_400_000;
+
+function demoContent(now: number): Record<string, Record<string, unknown[]>> {
+  const at = (days: number, hours = 10) => new Date(now + days * DAY_MS + hours * 3_600_000).toISOString();
+  const img = 'https://placehold.jp/640x360.png';
+  return {
+    news: {
+      kobe: [
+        { title: 'ごみ収集日の変更について', description: '年末年始はごみ収集日が変わります。詳しくは市のホームページをご覧ください。', attr: 'news' },
+        { title: '市民マラソン参加者募集', description: '春の市民マラソンの参加者を募集しています。', attr: 'event', created_on_news: 'News' },
+        { title: '少年サッカー大会 結果のお知らせ', description: '市内の小学生チームが決勝に進みました。', attr: 'news', created_on_news: 'Sports' },
+      ],
+      fukuoka: [
+        { title: '図書館の臨時休館のお知らせ', description: '設備点検のため中央図書館を臨時休館します。', attr: 'news' },
+        { title: '中学校バスケットボール大会', description: '地区大会の日程が決まりました。', attr: 'news', created_on_news: 'Sports' },
+      ],
+    },
+    event: {
+      kobe: [
+        { title: '港の花火大会', image: img, description: '夏の夜空を彩る花火大会です。', category: '祭り', start_date: at(30, 19), end_date: at(30, 21) },
+        { title: '商店街スタンプラリー', image: img, description: '商店街を巡ってスタンプを集めよう。', category: '買い物', start_date: at(7), end_date: at(21) },
+      ],
+      fukuoka: [
+        { title: '屋台グルメフェア', image: img, description: '博多の屋台料理を楽しめるフェアです。', category: 'グルメ', start_date: at(14, 17), end_date: at(16, 22) },
+      ],
+    },
+    scene: {
+      kobe: [
+        { name: 'ランチ', label: 'lunch', category: 'グルメ' },
+        { name: 'デート', label: 'date', category: 'レジャー' },
+        { name: '会員パス', label: 'member', category: 'パス', type: 'member_pass' },
+      ],
+      fukuoka: [{ name: '家族でお出かけ', label: 'family', category: 'レジャー' }],
+    },
+  };
+}
+
+async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>): Promise<void> {
+  for (const [name, byCity] of Object.entries(demoContent(Date.now()))) {
+    const def = resources.get(name);
+    if (!def) continue;
+    for (const [city, records] of Object.entries(byCity)) {
+      for (const record of records) await createRecord(db, def, city, record, { userId: null });
+    }
+  }
+}
+
+/**
+ * Seeds a new database: cities always, demo users and content when `demo`. Does nothing when the
+ * cities table is not empty. Resolves to whether it seeded.
+ */
+export async function seed(db: Database, options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef> }): Promise<boolean> {
+  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM cities');
+  if (n > 0) return false;
+  const users: NewUser[] = options.demo
+    ? await Promise.all(
+        DEMO_USERS.map(async (u) => ({
+          username: u.username,
+          passwordHash: await hashPassword(DEMO_PASSWORD),
+          email: `${u.username}@example.jp`,
+          name: u.name,
+          permission: u.permission,
+          isCaptainDepartment: u.captain ?? false,
+          assignCity: u.cities,
+        })),
+      )
+    : [];
+  const seeded = await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_SEED]);
+    const [again] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM cities');
+    if (again.n > 0) return false;
+    for (const [name, nameJa] of SEED_CITIES) await tx.query('INSERT INTO cities (name, name_ja) VALUES ($1, $2)', [name, nameJa]);
+    for (const u of users) await createUser(tx, u);
+    return true;
+  });
+  if (seeded && options.demo) await seedDemoContent(db, options.resources ?? registry);
+  return seeded;
+}

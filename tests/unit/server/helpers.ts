@@ -1,0 +1,112 @@
+/**
+ * Test helpers of the server: a real database (PostgreSQL in a schema of its own when DATABASE_URL is
+ * set, else in-memory PGlite started from a cached initdb tarball) and a prepared app for `inject`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../../src/server/app';
+import { loadConfig, type Config } from '../../../src/server/config';
+import type { Database } from '../../../src/server/db/database';
+import { openPglite } from '../../../src/server/db/pglite';
+import { openPostgres } from '../../../src/server/db/postgres';
+import { prepareDatabase } from '../../../src/server/db/prepare';
+
+const pgliteVersion = (
+  JSON.parse(readFileSync(new URL('../../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** A gzip tarball of a fresh PGlite cluster, made once per machine and PGlite version (initdb takes seconds). */
+export async function pgliteTemplate(): Promise<Blob> {
+  const dir = join(tmpdir(), 'city-console-test');
+  const file = join(dir, `pglite-${pgliteVersion}.tgz`);
+  if (!existsSync(file)) {
+    await mkdir(dir, { recursive: true });
+    const fresh = await PGlite.create();
+    const dump = await fresh.dumpDataDir('gzip');
+    await fresh.close();
+    const partial = `${file}.${process.pid}.tmp`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, file);
+  }
+  return new Blob([await readFile(file)]);
+}
+
+export interface TestDatabase {
+  db: Database;
+  /** Closes the database; on PostgreSQL also drops the test schema. */
+  cleanup(): Promise<void>;
+}
+
+/** Opens an empty test database: PostgreSQL (DATABASE_URL, a new schema) or in-memory PGlite. */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    const db = await openPostgres(url, { schema, max: 10 });
+    return {
+      db,
+      async cleanup() {
+        await db.close();
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.end();
+      },
+    };
+  }
+  const db = await openPglite('memory://', { template: await pgliteTemplate(), handleSignals: false });
+  return { db, cleanup: () => db.close() };
+}
+
+/** Settings for tests: no login rate limit, no console build, demo data. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory://', LOGIN_RATE_LIMIT: '0', CONSOLE_DIR: join(tmpdir(), 'city-console-no-console'), ...env });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  close(): Promise<void>;
+}
+
+/** A prepared, seeded database and an app on it (not listening; use `app.inject`). */
+export async function createTestApp(env: Record<string, string> = {}, hook?: (app: FastifyInstance) => void): Promise<TestApp> {
+  const { db, cleanup } = await openTestDatabase();
+  await prepareDatabase(db, { demo: true });
+  const app = await buildApp({ db, config: testConfig(env) });
+  hook?.(app);
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await cleanup();
+    },
+  };
+}
+
+export interface Session {
+  token: string;
+  refreshToken: string;
+  body: Record<string, unknown>;
+  response: LightMyRequestResponse;
+}
+
+/** Signs in a demo user (password demo1234). Throws when the login is not 200. */
+export async function login(app: FastifyInstance, username: string, password = 'demo1234'): Promise<Session> {
+  const response = await app.inject({ method: 'POST', url: '/default/api/login', payload: { username, password } });
+  if (response.statusCode !== 200) throw new Error(`login ${username}: ${response.statusCode} ${response.body}`);
+  const body = response.json() as Record<string, unknown>;
+  return { token: String(body.token), refreshToken: String(body.refresh_token), body, response };
+}
+
+/** `Authorization: Bearer` headers of a session. */
+export function bearer(session: Session): Record<string, string> {
+  return { authorization: `Bearer ${session.token}` };
+}
