@@ -1,6 +1,7 @@
 /**
  * Roles and the user shape (000 3 Profile/user, 000 6 Roles and permissions).
  */
+import { ADVERTISER_CITY } from './constants';
 
 /** Permissions a user may sign in with (000 5 last rules, 001 8). */
 export const ACCEPTED_PERMISSIONS = ['Teacher', 'President', 'Operator', 'Advertiser', 'Administrator', 'Police', 'Member'] as const;
@@ -70,9 +71,11 @@ export function menuSetOf(role: Role): MenuSet {
 
 /**
  * Whether the profile may work in the city: Administrators in every city, everybody else in the
- * cities assigned to them (000 6: 'Your account cannot access this area' otherwise).
+ * cities assigned to them except the city `advertiser`, which is for Administrators only (000 6:
+ * 'Your account cannot access this area' otherwise).
  */
 export function canEnterCity(profile: Pick<Profile, 'permission' | 'assign_city'>, city: string): boolean {
   if (profile.permission === 'Administrator') return true;
+  if (city === ADVERTISER_CITY) return false;
   return profile.assign_city.some((c) => c.name === city);
 }

@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import lockfile from 'proper-lockfile';
 import type { Database, OpenOptions, Queryable } from './database';
 
@@ -76,7 +77,7 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
       const { existsSync } = await import('node:fs');
       if (!pgDir || !existsSync(join(pgDir, 'PG_VERSION'))) loadDataDir = options.template;
     }
-    pg = await PGlite.create({ dataDir: pgDir, loadDataDir });
+    pg = await PGlite.create({ dataDir: pgDir, loadDataDir, extensions: { pg_trgm } });
   } catch (err) {
     await release?.();
     throw err;

@@ -1,7 +1,8 @@
 /**
  * One table per registry resource, made from the registry at start (DESIGN.md Storage):
  * `r_<name>(id bigserial, city, data jsonb, version, created_at, updated_at)` with an index on
- * (city, created_at desc, id desc) and expression indexes on declared sort and filter fields.
+ * (city, created_at desc, id desc), expression indexes on declared sort and filter fields, and a
+ * trigram index over the declared search fields where pg_trgm is available.
  * Also the SQL expressions of fields, shared with the repository so queries match the indexes.
  */
 import type { ResourceDef } from '../../shared/registry';
@@ -33,8 +34,12 @@ export function fieldExpr(def: ResourceDef, field: string): string {
   return type === 'integer' || type === 'number' ? `((data->>'${field}')::numeric)` : `(data->>'${field}')`;
 }
 
-/** The statements that create a resource's table and indexes; each is idempotent. */
-export function resourceTableSql(def: ResourceDef): string[] {
+/**
+ * The statements that create a resource's table and indexes; each is idempotent. With
+ * `trigramSchema` (the schema holding pg_trgm), the declared search fields also get one GIN trigram
+ * index, so `search` (ILIKE '%term%') is an index scan instead of a scan of the city's rows.
+ */
+export function resourceTableSql(def: ResourceDef, trigramSchema: string | null = null): string[] {
   const t = tableName(def);
   const out = [
     `CREATE TABLE IF NOT EXISTS ${t} (
@@ -63,7 +68,31 @@ export function resourceTableSql(def: ResourceDef): string[] {
       out.push(`CREATE INDEX IF NOT EXISTS ${t}_s_${field} ON ${t} (city, ${expr}, id)`);
     }
   }
+  const searched = def.list.search.map((f) => fieldExpr(def, f)).filter((e) => e.startsWith('(data->>'));
+  if (trigramSchema && searched.length > 0) {
+    const ops = `${checkIdent('schema', trigramSchema)}.gin_trgm_ops`;
+    out.push(`CREATE INDEX IF NOT EXISTS ${t}_search ON ${t} USING gin (${searched.map((e) => `${e} ${ops}`).join(', ')}) WITH (fastupdate = off)`);
+  }
   return out;
+}
+
+/**
+ * Makes the pg_trgm extension available when it can (PGlite ships it; PostgreSQL needs the contrib
+ * package and the right to create it) and answers the schema it lives in, or null without it.
+ */
+export async function enableTrigrams(db: Database): Promise<string | null> {
+  const find = async () =>
+    (await db.query<{ schema: string }>(
+      `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`,
+    ))[0]?.schema ?? null;
+  const found = await find();
+  if (found) return found;
+  try {
+    await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+  } catch {
+    return null; // not installed or not allowed: search works, unindexed
+  }
+  return find();
 }
 
 /**
@@ -71,7 +100,8 @@ export function resourceTableSql(def: ResourceDef): string[] {
  * under an advisory lock (several processes may start at once on PostgreSQL).
  */
 export async function ensureResourceTables(db: Database, resources: Iterable<ResourceDef>): Promise<void> {
-  const statements = [...resources].flatMap(resourceTableSql);
+  const trigrams = await enableTrigrams(db);
+  const statements = [...resources].flatMap((def) => resourceTableSql(def, trigrams));
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_RESOURCE_TABLES]);
     for (const sql of statements) await tx.exec(sql);
