@@ -4,9 +4,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { defineAbilityFor } from '../../shared/ability';
-import { ADVERTISER_CITY, DEFAULT_CITY } from '../../shared/constants';
+import { DEFAULT_CITY } from '../../shared/constants';
 import type { Action } from '../../shared/registry';
-import { effectiveRole, type City, type Profile } from '../../shared/roles';
+import type { City, Profile } from '../../shared/roles';
 import { HttpError } from '../http-error';
 import { findCity } from '../repositories/city-repository';
 
@@ -20,7 +20,7 @@ export interface Authorized {
  * of the path (`:city`, default `default`). Resolves to the profile and the City.
  * Errors: 401 `unauthorized` without a valid token; 404 `not_found` for a city that does not exist;
  * 403 `forbidden` for a city the profile may not enter (the `advertiser` city is for Administrators
- * only, 000 6) or an action its role may not do.
+ * only, 000 6: the shared `canEnterCity`) or an action its role may not do.
  */
 export async function authorize(request: FastifyRequest, action: Action, subject: string): Promise<Authorized> {
   const profile = request.profile;
@@ -31,7 +31,6 @@ export async function authorize(request: FastifyRequest, action: Action, subject
     if (!(await findCity(request.server.db, name))) throw new HttpError('not_found');
     throw new HttpError('forbidden');
   }
-  if (name === ADVERTISER_CITY && effectiveRole(profile) !== 'Administrator') throw new HttpError('forbidden');
   if (!defineAbilityFor(profile, name).can(action, subject)) throw new HttpError('forbidden');
   return { profile, city };
 }
