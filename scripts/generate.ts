@@ -2,6 +2,7 @@
  * Generates what the declarative inputs imply, so no code is written per entity or city:
  * - src/shared/generated/schemas.ts   imports every schemas/*.schema.json (the registry's input);
  * - src/shared/generated/manifests.ts imports every menus/*.json;
+ * - src/shared/generated/locales.ts   imports every locales/<language>/<namespace>.json;
  * - src/shared/generated/types.ts     TypeScript types of every resource (json-schema-to-typescript).
  * Usage: `npm run generate` writes them; `--check` (run by `npm run check`) exits 1 when they drift.
  */
@@ -32,6 +33,19 @@ async function importsFile(dir: string, files: string[], suffix: string, exportN
   return `${header}${lines.join('\n')}\n\n${body}`;
 }
 
+async function localesFile(): Promise<string> {
+  const languages = (await readdir(join(root, 'locales'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const imports: string[] = [];
+  const entries: string[] = [];
+  for (const lng of languages) {
+    const files = await jsonFiles(`locales/${lng}`, '.json');
+    const names = files.map((f) => `locale_${ident(lng)}_${ident(f.slice(0, -5))}`);
+    files.forEach((f, i) => imports.push(`import ${names[i]} from '../../../locales/${lng}/${f}' with { type: 'json' };`));
+    entries.push(`  ${JSON.stringify(lng)}: [${names.join(', ')}],`);
+  }
+  return `${header}${imports.join('\n')}\n\nexport const locales: Record<string, Array<Record<string, unknown>>> = {\n${entries.join('\n')}\n};\n`;
+}
+
 async function typesFile(files: string[]): Promise<string> {
   const parts: string[] = [];
   for (const f of files) {
@@ -57,6 +71,7 @@ async function main() {
   const outputs: Record<string, string> = {
     'schemas.ts': await importsFile('schemas', schemaFiles, '.schema.json', 'schemas', false),
     'manifests.ts': await importsFile('menus', menuFiles, '.json', 'manifests', true),
+    'locales.ts': await localesFile(),
     'types.ts': await typesFile(schemaFiles),
   };
   await mkdir(outDir, { recursive: true });

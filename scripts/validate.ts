@@ -4,7 +4,8 @@
  * - every schemas/*.schema.json against schemas/meta/resource.schema.json, then the registry build;
  * - every menus/*.json against schemas/meta/manifest.schema.json; every entry names a known
  *   resource, page, role and icon; every `extends` resolves;
- * - every locale has the same keys as ja.json, and every i18n key a schema or manifest names exists.
+ * - every language folder of locales/ has the namespace files and keys of locales/ja, no key is in
+ *   two files, and every i18n key a schema or manifest names exists.
  * Exits 1 with one line per problem. `VALIDATE_ROOT=dir` checks another tree of the same layout (tests).
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -67,15 +68,29 @@ for (const name of Object.keys(manifests)) {
   }
 }
 
-const catalogues = Object.fromEntries(await Promise.all(LANGUAGES.map(async (l) => [l, await readJson(`locales/${l}.json`)] as const)));
-const reference = new Set(flatKeys(catalogues.ja));
+// Each language is a folder of namespace files with the same names; a key lives in one file only.
+const namespaces = async (l: string) => (await readdir(join(root, 'locales', l))).filter((f) => f.endsWith('.json')).sort();
+const jaFiles = await namespaces('ja');
+const reference = new Set<string>();
 for (const l of LANGUAGES) {
-  const keys = new Set(flatKeys(catalogues[l]));
-  for (const k of reference) if (!keys.has(k)) problems.push(`locales/${l}.json: missing key '${k}'`);
-  for (const k of keys) if (!reference.has(k)) problems.push(`locales/${l}.json: key '${k}' is not in ja.json`);
+  const files = await namespaces(l).catch(() => [] as string[]);
+  for (const f of jaFiles) if (!files.includes(f)) problems.push(`locales/${l}/${f}: missing (locales/ja/${f} exists)`);
+  for (const f of files) if (!jaFiles.includes(f)) problems.push(`locales/${l}/${f}: not in locales/ja`);
+}
+for (const f of jaFiles) {
+  const jaKeys = new Set(flatKeys(await readJson(`locales/ja/${f}`)));
+  for (const k of jaKeys) {
+    if (reference.has(k)) problems.push(`locales/ja/${f}: key '${k}' is defined in another namespace file too`);
+    reference.add(k);
+  }
+  for (const l of LANGUAGES.filter((x) => x !== 'ja')) {
+    const keys = new Set(flatKeys(await readJson(`locales/${l}/${f}`).catch(() => ({}))));
+    for (const k of jaKeys) if (!keys.has(k)) problems.push(`locales/${l}/${f}: missing key '${k}'`);
+    for (const k of keys) if (!jaKeys.has(k)) problems.push(`locales/${l}/${f}: key '${k}' is not in locales/ja/${f}`);
+  }
 }
 const needKey = (file: string, key: string) => {
-  if (!reference.has(key)) problems.push(`${file}: i18n key '${key}' is not in locales/ja.json`);
+  if (!reference.has(key)) problems.push(`${file}: i18n key '${key}' is not in locales/ja`);
 };
 for (const s of schemas) {
   const file = `schemas/${s.$id}.schema.json`;
@@ -93,4 +108,4 @@ if (problems.length) {
   for (const p of problems) console.error(`validate: ${p}`);
   process.exit(1);
 }
-console.log(`validate: ${schemas.length} schemas, ${Object.keys(manifests).length} manifests, ${LANGUAGES.length} locales of ${reference.size} keys: all good`);
+console.log(`validate: ${schemas.length} schemas, ${Object.keys(manifests).length} manifests, ${LANGUAGES.length} locales of ${reference.size} keys in ${jaFiles.length} namespace files: all good`);

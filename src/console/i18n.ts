@@ -1,5 +1,5 @@
 /**
- * The console's i18next instance: every catalogue of locales/*.json (through src/shared/i18n), the
+ * The console's i18next instance: every catalogue of locales/<language>/*.json (through src/shared/i18n), the
  * language kept in localStorage under STORAGE_LANGUAGE, Japanese when nothing (or something unknown)
  * is stored (000 1, 000 4 persisted UI state).
  */

@@ -39,7 +39,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   server_error: 500,
 };
 
-/** The i18n key of each code's message (locales/*.json `errors.*`). */
+/** The i18n key of each code's message (locales/<language>/*.json `errors.*`). */
 export function errorKey(code: ErrorCode): string {
   return `errors.${code}`;
 }

@@ -1,15 +1,33 @@
 /**
- * The message catalogues (locales/*.json) and a plain translator for code without React (the
- * server's error answers). Japanese is the default; English, Chinese and Spanish are complete (000 1).
+ * The message catalogues (locales/<language>/<namespace>.json, one catalogue per language made by
+ * merging its namespace files) and a plain translator for code without React (the server's error
+ * answers). Japanese is the default; English, Chinese and Spanish are complete (000 1).
  */
 import i18next, { type i18n as I18n } from 'i18next';
-import ja from '../../locales/ja.json' with { type: 'json' };
-import en from '../../locales/en.json' with { type: 'json' };
-import zh from '../../locales/zh.json' with { type: 'json' };
-import es from '../../locales/es.json' with { type: 'json' };
+import { locales } from './generated/locales';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from './constants';
 
-export const catalogues: Record<Language, Record<string, unknown>> = { ja, en, zh, es };
+type Tree = Record<string, unknown>;
+
+/**
+ * Deep-merges catalogue parts into one tree. Throws when two parts define the same key (a leaf, or
+ * a leaf in one and a subtree in the other): each key lives in exactly one namespace file.
+ */
+export function mergeCatalogues(parts: readonly Tree[], where = ''): Tree {
+  const out: Tree = {};
+  for (const part of parts) {
+    for (const [k, v] of Object.entries(part)) {
+      const path = where ? `${where}.${k}` : k;
+      const isTree = typeof v === 'object' && v !== null;
+      if (!(k in out)) out[k] = isTree ? mergeCatalogues([v as Tree], path) : v;
+      else if (isTree && typeof out[k] === 'object' && out[k] !== null) out[k] = mergeCatalogues([out[k] as Tree, v as Tree], path);
+      else throw new Error(`locales: key '${path}' is defined twice`);
+    }
+  }
+  return out;
+}
+
+export const catalogues = Object.fromEntries(LANGUAGES.map((l) => [l, mergeCatalogues(locales[l] ?? [])])) as Record<Language, Tree>;
 
 /** i18next resources in the shape `init({ resources })` wants. */
 export const resources = Object.fromEntries(LANGUAGES.map((l) => [l, { translation: catalogues[l] }]));

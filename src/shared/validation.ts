@@ -6,7 +6,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ResourceDef, ResourceSchema } from './registry';
 
-/** One field's error: an i18n key of locales/*.json and its interpolation values. */
+/** One field's error: an i18n key of locales/<language>/*.json and its interpolation values. */
 export interface FieldError {
   key: string;
   params: Record<string, unknown>;

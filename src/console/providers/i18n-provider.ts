@@ -1,6 +1,6 @@
 /**
  * Refine i18n provider over the console's i18next instance (react-i18next renders the same one), so
- * Refine's own texts (notifications, buttons) use locales/*.json too.
+ * Refine's own texts (notifications, buttons) use locales/<language>/*.json too.
  */
 import type { I18nProvider } from '@refinedev/core';
 import type { Language } from '@/shared/constants';

@@ -51,12 +51,12 @@ describe('npm run validate', () => {
       await editJson(join(dir, 'schemas/scene.schema.json'), (s) => {
         (s.properties as Record<string, Record<string, unknown>>).name.maxLenght = 3;
       });
-      await editJson(join(dir, 'locales/es.json'), (l) => {
+      await editJson(join(dir, 'locales/es/common.json'), (l) => {
         delete (l.menu as Record<string, string>).news;
       });
     });
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/schemas\/scene\.schema\.json: \/properties\/name/);
-    expect(r.out).toContain("locales/es.json: missing key 'menu.news'");
+    expect(r.out).toContain("locales/es/common.json: missing key 'menu.news'");
   });
 });
