@@ -16,6 +16,36 @@ export interface ApiCall {
   path: string;
   aliases?: string[];
   ours?: boolean;
+  /** Fixed field values: lists answer only rows with them, creates store them. */
+  where?: Record<string, string | number | boolean>;
+  /** Field values a list leaves out. */
+  exclude?: Record<string, Array<string | number | boolean>>;
+  /** Query parameters the spec names beyond the generic ones (documentation). */
+  query?: string[];
+  /** Answer status when the spec fixes one. */
+  status?: number;
+}
+
+/** Kinds of non-CRUD calls, each served by one generic handler (schemas/meta/resource.schema.json). */
+export type ActionKind = 'set' | 'toggle' | 'set-all' | 'count' | 'children' | 'create-child' | 'bulk-update' | 'export' | 'sum' | 'show';
+
+/** A call of 001 7 that is not plain CRUD (approve, toggle, counts, sub-lists, exports, totals). */
+export interface ActionDef {
+  name: string;
+  method: ApiCall['method'];
+  path: string;
+  aliases?: string[];
+  ours?: boolean;
+  permission: Action;
+  kind: ActionKind;
+  set?: Record<string, unknown>;
+  where?: Record<string, unknown>;
+  field?: string;
+  fields?: string[];
+  resource?: string;
+  parentField?: string;
+  groupBy?: string;
+  query?: string[];
 }
 
 export type ListFilter =
@@ -24,7 +54,7 @@ export type ListFilter =
 
 /** A field of a resource schema; only the keys this project reads are typed. */
 export interface FieldSchema {
-  type: string;
+  type: string | string[];
   title: string;
   description?: string;
   enum?: string[];
@@ -34,10 +64,20 @@ export interface FieldSchema {
   readOnly?: boolean;
   default?: unknown;
   'x-messages'?: Record<string, string>;
-  'x-widget'?: 'textarea' | 'image-url' | 'color';
+  'x-widget'?: 'textarea' | 'image-url' | 'color' | 'date' | 'time' | 'password' | 'richtext';
   'x-enum-labels'?: string[];
   'x-future'?: boolean;
   'x-after'?: string;
+  'x-gte'?: string;
+  'x-lte'?: string;
+  'x-ref'?: string;
+  'x-upload'?: { kind: 'image' | 'pdf' | 'image-or-pdf'; maxItems?: number };
+  'x-coerce'?: 'array';
+  'x-drop-null'?: boolean;
+  'x-hidden-in-list'?: boolean;
+  items?: Record<string, unknown>;
+  minimum?: number;
+  maximum?: number;
 }
 
 /** A resource schema file as it is on disk (checked by schemas/meta/resource.schema.json). */
@@ -50,11 +90,15 @@ export interface ResourceSchema {
   additionalProperties?: boolean;
   required?: string[];
   properties: Record<string, FieldSchema>;
+  examples?: Array<Record<string, unknown>>;
   'x-resource': {
     name: string;
     label: string;
     idField: string;
     createdField?: string;
+    scope?: 'city' | 'global';
+    singleton?: boolean;
+    actions?: ActionDef[];
     api: Partial<Record<ApiOperation, ApiCall>> & { list: ApiCall };
     list?: {
       columns?: string[];
@@ -87,6 +131,13 @@ export interface ResourceDef {
   permissions: Partial<Record<Action, Array<Role | '*'>>>;
   /** Fields a client may write: every property that is not readOnly. */
   writableFields: string[];
+  /** `city`: rows belong to the path's city; `global`: reference data shared by every city. */
+  scope: 'city' | 'global';
+  /** One record per city (settings): show and update have no {id}. */
+  singleton: boolean;
+  actions: ActionDef[];
+  /** Demo records (schema `examples`). */
+  examples: Array<Record<string, unknown>>;
 }
 
 /**
@@ -118,6 +169,10 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       },
       permissions: x.permissions,
       writableFields: fields.filter((f) => !schema.properties[f].readOnly),
+      scope: x.scope ?? 'city',
+      singleton: x.singleton ?? false,
+      actions: x.actions ?? [],
+      examples: schema.examples ?? [],
     };
     const named = [
       def.idField,
@@ -127,10 +182,34 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       ...def.list.sort,
       ...def.list.filters.flatMap((f) => (f.kind === 'equals' ? [f.field] : [f.start, f.end])),
     ];
+    for (const a of def.actions) {
+      named.push(...(a.field ? [a.field] : []), ...(a.fields ?? []), ...(a.groupBy ? [a.groupBy] : []));
+      if (a.kind !== 'children' && a.kind !== 'create-child') named.push(...Object.keys(a.set ?? {}), ...Object.keys(a.where ?? {}));
+    }
+    for (const call of Object.values(def.api)) named.push(...Object.keys(call?.where ?? {}), ...Object.keys(call?.exclude ?? {}));
+    for (const [k, p] of Object.entries(schema.properties)) {
+      for (const other of [p['x-after'], p['x-gte'], p['x-lte']]) {
+        if (other && !fields.includes(other)) throw new Error(`schemas/${schema.$id}.schema.json: field '${k}' compares with unknown field '${other}'`);
+      }
+    }
     for (const f of named) {
       if (!fields.includes(f)) throw new Error(`schemas/${schema.$id}.schema.json: x-resource names unknown field '${f}'`);
     }
     out.set(def.name, def);
+  }
+  // References between resources: child actions and x-ref fields name resources of the registry.
+  for (const def of out.values()) {
+    for (const a of def.actions) {
+      if (!a.resource) continue;
+      const child = out.get(a.resource);
+      if (!child) throw new Error(`schemas/${def.schema.$id}.schema.json: action '${a.name}' names unknown resource '${a.resource}'`);
+      if (a.parentField && !(a.parentField in child.schema.properties)) {
+        throw new Error(`schemas/${def.schema.$id}.schema.json: action '${a.name}': resource '${a.resource}' has no field '${a.parentField}'`);
+      }
+    }
+    for (const [k, p] of Object.entries(def.schema.properties)) {
+      if (p['x-ref'] && !out.has(p['x-ref'])) throw new Error(`schemas/${def.schema.$id}.schema.json: field '${k}' refers to unknown resource '${p['x-ref']}'`);
+    }
   }
   return out;
 }

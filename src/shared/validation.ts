@@ -14,12 +14,14 @@ export interface FieldError {
 /** Errors by field name; `_` holds errors of the record as a whole. */
 export type FieldErrors = Record<string, FieldError[]>;
 
-const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource'];
+const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-ref', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list'];
 
 /**
  * Adds this project's keywords and formats to an ajv instance (RJSF's or ours):
  * - `x-future: true` — a date-time later than now (000 5 Event and article);
  * - `x-after: "<field>"` — a date-time later than the sibling field (end after start);
+ * - `x-gte` / `x-lte: "<field>"` — a number not below / not above the sibling field (time sale
+ *   maximum per ad at least the initial number; voucher number not below the shared count);
  * - `color` format — `#` and six hexadecimal digits, any case (000 5 Colour);
  * - the `x-` annotation keywords, which validate nothing.
  * Returns the same instance.
@@ -47,6 +49,22 @@ export function extendAjv<T extends Ajv>(ajv: T, now: () => number = Date.now): 
         const a = Date.parse(before);
         const b = Date.parse(value);
         return Number.isNaN(a) || Number.isNaN(b) || b > a;
+      },
+    });
+  }
+  for (const [keyword, ok] of [
+    ['x-gte', (a: number, b: number) => a >= b],
+    ['x-lte', (a: number, b: number) => a <= b],
+  ] as const) {
+    if (ajv.getKeyword(keyword)) continue;
+    ajv.addKeyword({
+      keyword,
+      type: 'number',
+      schemaType: 'string',
+      errors: false,
+      validate: (other: string, value: number, _schema?: unknown, ctx?: { parentData?: Record<string, unknown> }) => {
+        const bound = ctx?.parentData?.[other];
+        return typeof bound !== 'number' || ok(value, bound);
       },
     });
   }
@@ -83,7 +101,13 @@ export function toFieldErrors(schema: ResourceSchema, errors: readonly ErrorObje
     if (e.keyword === 'additionalProperties') field = String((e.params as { additionalProperty: string }).additionalProperty);
     const key = messageKey(schema, field, e.keyword);
     const prop = schema.properties[field];
-    const params: Record<string, unknown> = { ...e.params, field, max: prop?.maxLength, min: prop?.minLength, other: prop?.['x-after'] };
+    const params: Record<string, unknown> = {
+      ...e.params,
+      field,
+      max: prop?.maxLength ?? prop?.maximum,
+      min: prop?.minLength ?? prop?.minimum,
+      other: prop?.['x-after'] ?? prop?.['x-gte'] ?? prop?.['x-lte'],
+    };
     (out[field || '_'] ??= []).push({ key, params });
   }
   return out;

@@ -14,6 +14,10 @@ export const WIDGETS: Record<NonNullable<FieldSchema['x-widget']>, UiSchema> = {
   textarea: { 'ui:widget': 'textarea', 'ui:options': { rows: 6 } },
   color: { 'ui:widget': 'color' },
   'image-url': { 'ui:placeholder': 'https://' },
+  date: { 'ui:widget': 'date' },
+  time: { 'ui:widget': 'time' },
+  password: { 'ui:widget': 'password' },
+  richtext: { 'ui:widget': 'textarea', 'ui:options': { rows: 12 } },
 };
 
 /** The fields a form of `mode` shows, in schema order. */
