@@ -91,6 +91,7 @@ export interface ResourceSchema {
   required?: string[];
   properties: Record<string, FieldSchema>;
   examples?: Array<Record<string, unknown>>;
+  'x-seed-count'?: number;
   'x-resource': {
     name: string;
     label: string;
