@@ -5,6 +5,7 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
 import { ACTIONS, registry, type Action, type ResourceDef } from './registry';
 import { canEnterCity, effectiveRole, type Profile, type Role } from './roles';
+import { HAND_WRITTEN_SUBJECTS } from './pages';
 
 /** Subjects are resource names of the registry, `all`, or `page:<name>` for hand-written pages. */
 export type AppAbility = MongoAbility<[Action | 'manage', string]>;
@@ -18,7 +19,8 @@ export function roleAllowed(allowed: ReadonlyArray<Role | '*'> | undefined, role
  * Builds the ability of a profile working in a city (000 6).
  * - A profile without an accepted role, or in a city it may not enter, can do nothing.
  * - An Administrator can do everything in every city.
- * - Everybody else can do what each schema's `x-resource.permissions` lists for their role; pages
+ * - Everybody else can do what each schema's `x-resource.permissions` lists for their role, and what
+ *   `HAND_WRITTEN_SUBJECTS` (users, account, files) lists; pages
  *   listed in `pages` (name → allowed roles, none = every signed-in role) can be read.
  * Input shapes: `profile` as answered by GET /default/api/users/account; `city` a city name.
  */
@@ -38,6 +40,11 @@ export function defineAbilityFor(
   for (const def of resources.values()) {
     for (const action of ACTIONS) {
       if (roleAllowed(def.permissions[action], role)) can(action, def.name);
+    }
+  }
+  for (const [subject, byAction] of Object.entries(HAND_WRITTEN_SUBJECTS)) {
+    for (const [action, roles] of Object.entries(byAction) as Array<[Action, Array<Role | '*'>]>) {
+      if (roleAllowed(roles, role)) can(action, subject);
     }
   }
   for (const [page, roles] of Object.entries(pages)) {

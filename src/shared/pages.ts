@@ -9,6 +9,17 @@ export const PAGES: Record<string, Role[]> = {
   dashboard: [],
 };
 
+/**
+ * Subjects that are not registry resources, served by hand-written routes, with the roles allowed
+ * each action (000 6: the user pages are Administrator and Operator; everybody reads and updates
+ * their own account; uploads by whoever may create content).
+ */
+export const HAND_WRITTEN_SUBJECTS: Record<string, Partial<Record<'read' | 'create' | 'update' | 'delete', Array<Role | '*'>>>> = {
+  user: { read: ['Operator'], create: ['Operator'], update: ['Operator'], delete: ['Operator'] },
+  account: { read: ['*'], update: ['*'] },
+  file: { create: ['*'], read: ['*'] },
+};
+
 /** Icon names a manifest entry may use; the console maps each to an @ant-design/icons component. */
 export const MENU_ICONS = [
   'DashboardOutlined',

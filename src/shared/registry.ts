@@ -99,6 +99,7 @@ export interface ResourceSchema {
     createdField?: string;
     scope?: 'city' | 'global';
     singleton?: boolean;
+    optimisticDelete?: boolean;
     actions?: ActionDef[];
     api: Partial<Record<ApiOperation, ApiCall>> & { list: ApiCall };
     list?: {
@@ -136,6 +137,8 @@ export interface ResourceDef {
   scope: 'city' | 'global';
   /** One record per city (settings): show and update have no {id}. */
   singleton: boolean;
+  /** The console deletes optimistically (row gone at once, restored on refusal). */
+  optimisticDelete: boolean;
   actions: ActionDef[];
   /** Demo records (schema `examples`). */
   examples: Array<Record<string, unknown>>;
@@ -172,6 +175,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       writableFields: fields.filter((f) => !schema.properties[f].readOnly),
       scope: x.scope ?? 'city',
       singleton: x.singleton ?? false,
+      optimisticDelete: x.optimisticDelete ?? false,
       actions: x.actions ?? [],
       examples: schema.examples ?? [],
     };
