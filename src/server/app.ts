@@ -13,8 +13,11 @@ import { registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
 import { registerCityRoutes } from './routes/cities';
+import { registerFileRoutes } from './routes/files';
+import { registerOpenApi } from './routes/openapi';
 import { registerResourceRoutes } from './routes/resources';
 import { registerSessionRoutes } from './routes/session';
+import { registerUserRoutes } from './routes/users';
 
 export interface BuildOptions {
   db: Database;
@@ -39,6 +42,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   });
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('resources', resources);
   // Clients often send `content-type: application/json` with an empty DELETE body; read it as no body.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -59,9 +63,12 @@ export async function buildApp({ db, config, logger = false, resources = registr
   await registerAuth(app, { db, config });
   await registerConsole(app, config.consoleDir);
 
-  // Routes.
+  // Routes (the OpenAPI document collects every route registered after it).
+  registerOpenApi(app, resources);
   registerSessionRoutes(app, { loginRateLimit: config.loginRateLimit });
   registerCityRoutes(app);
-  registerResourceRoutes(app, resources.values());
+  registerUserRoutes(app);
+  await registerFileRoutes(app, { config, resources });
+  registerResourceRoutes(app, resources);
   return app;
 }

@@ -1,6 +1,8 @@
 /**
  * First-start data: the cities of 000 6, and unless NODE_ENV=production one demo user per role
- * (password `demo1234`) plus some Japanese demo news, events and scenes in kobe and fukuoka.
+ * (password `demo1234`) plus the demo rows of every schema with `examples` in kobe and fukuoka
+ * (seed-examples.ts). News, events and scenes whose schemas have no examples yet get the few
+ * hard-coded Japanese rows below.
  * Runs only on a database without cities, under an advisory lock (several processes may start at once).
  */
 import { registry, type ResourceDef } from '../shared/registry';
@@ -8,6 +10,7 @@ import type { Database } from './db/database';
 import { LOCK_SEED } from './db/migrations';
 import { hashPassword } from './auth/passwords';
 import { createRecord } from './repositories/resource-repository';
+import { seedExamples } from './seed-examples';
 import { createUser, type NewUser } from './repositories/user-repository';
 
 /** Cities: name → Japanese name (000 6 lists the names; 000 3 City). */
@@ -107,11 +110,14 @@ function demoContent(now: number): Record<string, Record<string, unknown[]>> {
 async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>): Promise<void> {
   for (const [name, byCity] of Object.entries(demoContent(Date.now()))) {
     const def = resources.get(name);
-    if (!def) continue;
+    // A schema with examples seeds itself (seed-examples.ts).
+    if (!def || def.examples.length > 0) continue;
     for (const [city, records] of Object.entries(byCity)) {
-      for (const record of records) await createRecord(db, def, city, record, { userId: null });
+      for (const record of records) await createRecord(db, def, city, record, { userId: null }, { trusted: true });
     }
   }
+  const { problems } = await seedExamples(db, resources);
+  for (const p of problems) console.warn(`seed: skipped an example that breaks a rule: ${p}`);
 }
 
 /**
@@ -121,18 +127,18 @@ async function seedDemoContent(db: Database, resources: ReadonlyMap<string, Reso
 export async function seed(db: Database, options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef> }): Promise<boolean> {
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM cities');
   if (n > 0) return false;
+  // Every demo account has the same (published) password: one hash serves them all.
+  const demoHash = options.demo ? await hashPassword(DEMO_PASSWORD) : '';
   const users: NewUser[] = options.demo
-    ? await Promise.all(
-        DEMO_USERS.map(async (u) => ({
-          username: u.username,
-          passwordHash: await hashPassword(DEMO_PASSWORD),
-          email: `${u.username}@example.jp`,
-          name: u.name,
-          permission: u.permission,
-          isCaptainDepartment: u.captain ?? false,
-          assignCity: u.cities,
-        })),
-      )
+    ? DEMO_USERS.map((u) => ({
+        username: u.username,
+        passwordHash: demoHash,
+        email: `${u.username}@example.jp`,
+        name: u.name,
+        permission: u.permission,
+        isCaptainDepartment: u.captain ?? false,
+        assignCity: u.cities,
+      }))
     : [];
   const seeded = await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_SEED]);

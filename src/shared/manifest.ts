@@ -77,10 +77,31 @@ export function menuSetFor(role: Role, city: string): MenuSet {
  * entries whose `roles` exclude the role (Operator always passes, 000 6), children filtered alike.
  */
 export function menuFor(role: Role, city: string, all: Record<string, Manifest> = builtIn): MenuEntry[] {
+  return entriesFor(role, city, all, false);
+}
+
+/**
+ * Every entry a role may open in a city, hidden ones included (000 2: hidden routes such as detail
+ * pages exist without a sidebar entry), flattened: the console makes a route of each.
+ */
+export function routeEntriesFor(role: Role, city: string, all: Record<string, Manifest> = builtIn): MenuEntry[] {
+  const out: MenuEntry[] = [];
+  const walk = (entries: MenuEntry[]) => {
+    for (const e of entries) {
+      if (e.children) walk(e.children);
+      else out.push(e);
+    }
+  };
+  walk(entriesFor(role, city, all, true));
+  return out;
+}
+
+function entriesFor(role: Role, city: string, all: Record<string, Manifest>, withHidden: boolean): MenuEntry[] {
   const set = resolveManifest(city, all)[menuSetFor(role, city)] ?? [];
-  const visible = (e: MenuEntry): boolean => !e.hidden && (!e.roles || e.roles.length === 0 || e.roles.includes(role) || role === 'Operator');
+  const allowed = (e: MenuEntry): boolean =>
+    (withHidden || !e.hidden) && (!e.roles || e.roles.length === 0 || e.roles.includes(role) || role === 'Operator');
   const walk = (entries: MenuEntry[]): MenuEntry[] =>
-    entries.filter(visible).map((e) => (e.children ? { ...e, children: walk(e.children) } : e));
+    entries.filter(allowed).map((e) => (e.children ? { ...e, children: walk(e.children) } : e));
   return walk(set);
 }
 

@@ -14,7 +14,7 @@ export interface FieldError {
 /** Errors by field name; `_` holds errors of the record as a whole. */
 export type FieldErrors = Record<string, FieldError[]>;
 
-const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-ref', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list'];
+const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-seed-count', 'x-ref', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list'];
 
 /**
  * Adds this project's keywords and formats to an ajv instance (RJSF's or ours):
@@ -96,6 +96,8 @@ export function messageKey(schema: ResourceSchema, field: string, keyword: strin
 export function toFieldErrors(schema: ResourceSchema, errors: readonly ErrorObject[]): FieldErrors {
   const out: FieldErrors = {};
   for (const e of errors) {
+    // `if`/`then` failures repeat the errors of the branch that failed, which are reported already.
+    if (e.keyword === 'if') continue;
     let field = e.instancePath.replace(/^\//, '').split('/')[0] ?? '';
     if (e.keyword === 'required') field = String((e.params as { missingProperty: string }).missingProperty);
     if (e.keyword === 'additionalProperties') field = String((e.params as { additionalProperty: string }).additionalProperty);

@@ -1,9 +1,10 @@
 /**
  * The sidebar entries and generated-page routes of the signed-in role in a city (000 6 Menu sets),
- * from the shared manifests: `menuFor(effectiveRole(profile), city)`.
+ * from the shared manifests: `menuFor(effectiveRole(profile), city)` for the sidebar and
+ * `routeEntriesFor` (hidden entries too) for the routes.
  */
 import { useMemo } from 'react';
-import { menuFor, type MenuEntry } from '@/shared/manifest';
+import { menuFor, routeEntriesFor, type MenuEntry } from '@/shared/manifest';
 import { effectiveRole } from '@/shared/roles';
 import { resourceRoutes, type ResourceRoute } from '../generated/resource-routes';
 import { useSession } from './use-session';
@@ -14,6 +15,7 @@ export function useCityMenu(city: string | null | undefined): { entries: MenuEnt
     const role = profile ? effectiveRole(profile) : null;
     if (!role || !city) return { entries: [], routes: [] };
     const entries = menuFor(role, city);
-    return { entries, routes: resourceRoutes(entries) };
+    // Hidden entries have routes but no sidebar line (000 2).
+    return { entries, routes: resourceRoutes(routeEntriesFor(role, city)) };
   }, [profile, city]);
 }

@@ -77,6 +77,49 @@ const MIGRATIONS: Migration[] = [
         CREATE INDEX audit_log_at ON audit_log (at DESC);
       `),
   },
+  {
+    // Users and account calls (001 7.1, 7.2): shop ownership of ad users, unique e-mails, the city
+    // lookup of user lists, one-time tokens (password reset, e-mail verification, my-number state).
+    name: '0002-users-accounts',
+    up: (tx) =>
+      tx.exec(`
+        ALTER TABLE users ADD COLUMN advertisements integer[] NOT NULL DEFAULT '{}';
+        ALTER TABLE users ADD COLUMN mynumber_linked_at timestamptz;
+        CREATE UNIQUE INDEX users_email_unique ON users (lower(email)) WHERE email <> '';
+        CREATE INDEX users_assign_city ON users USING gin (assign_city);
+        CREATE TABLE user_tokens (
+          id bigserial PRIMARY KEY,
+          user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          kind text NOT NULL,
+          token_hash text NOT NULL UNIQUE,
+          data jsonb NOT NULL DEFAULT '{}',
+          expires_at timestamptz NOT NULL,
+          used_at timestamptz,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX user_tokens_user ON user_tokens (user_id, kind);
+      `),
+  },
+  {
+    // Uploaded files (000 5 Files; 001 9): one row per stored file of <DATA_DIR>/files/.
+    name: '0002-files',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE files (
+          id bigserial PRIMARY KEY,
+          name text NOT NULL UNIQUE,
+          city text NOT NULL,
+          kind text NOT NULL,
+          content_type text NOT NULL,
+          bytes bigint NOT NULL,
+          width integer,
+          height integer,
+          original_name text,
+          user_id integer,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+      `),
+  },
 ];
 
 /** umzug storage in the `schema_migrations` table of the transaction it is given. */

@@ -6,7 +6,7 @@ import { registry, type ResourceDef } from '../../shared/registry';
 import { seed } from '../seed';
 import type { Database } from './database';
 import { migrate } from './migrations';
-import { ensureResourceTables, recountResource } from './resource-tables';
+import { ensureResourceTables, recountResources } from './resource-tables';
 
 export interface Prepared {
   /** Migrations applied by this call. */
@@ -18,13 +18,15 @@ export interface Prepared {
 /**
  * Migrates, creates the tables of `resources` (default: the registry) and seeds a new database
  * (demo users and content when `demo`). On PGlite, where this process is the only writer, the list
- * counts are also recomputed so rows written by other means are counted.
+ * counts are also recomputed so rows written by other means are counted (not on a new database,
+ * whose tables are empty).
  */
 export async function prepareDatabase(db: Database, options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef> }): Promise<Prepared> {
   const resources = options.resources ?? registry;
   const migrations = await migrate(db);
   await ensureResourceTables(db, resources.values());
-  if (db.kind === 'pglite') for (const def of resources.values()) await recountResource(db, def);
+  const fresh = migrations.includes('0001-initial');
+  if (db.kind === 'pglite' && !fresh) await recountResources(db, resources.values());
   const seeded = await seed(db, { demo: options.demo, resources });
   return { migrations, seeded };
 }

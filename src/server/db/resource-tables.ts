@@ -1,8 +1,9 @@
 /**
  * One table per registry resource, made from the registry at start (DESIGN.md Storage):
  * `r_<name>(id bigserial, city, data jsonb, version, created_at, updated_at)` with an index on
- * (city, created_at desc, id desc), expression indexes on declared sort and filter fields, and a
- * trigram index over the declared search fields where pg_trgm is available.
+ * (city, created_at desc, id desc), expression indexes on declared sort and filter fields and on the
+ * fixed `where` fields of list calls, and a trigram index over the declared search fields where
+ * pg_trgm is available. Global resources keep their rows under the city key `*`.
  * Also the SQL expressions of fields, shared with the repository so queries match the indexes.
  */
 import type { ResourceDef } from '../../shared/registry';
@@ -32,6 +33,21 @@ export function fieldExpr(def: ResourceDef, field: string): string {
   checkIdent('field name', field);
   const type = def.schema.properties[field]?.type;
   return type === 'integer' || type === 'number' ? `((data->>'${field}')::numeric)` : `(data->>'${field}')`;
+}
+
+/**
+ * The text of a field of a resource row, as fixed values (`where`, `exclude`, parents) compare it:
+ * `id::text` for the id field, `(data->>'f')` otherwise. Throws for a field name that is not a plain identifier.
+ */
+export function textExpr(def: ResourceDef, field: string): string {
+  if (field === def.idField) return 'id::text';
+  return `(data->>'${checkIdent('field name', field)}')`;
+}
+
+/** The fields of the fixed `where` values of a resource's list calls (they get an index each). */
+function whereFields(def: ResourceDef): string[] {
+  const calls = [def.api.list, ...def.actions.filter((a) => a.kind === 'count' || a.kind === 'sum' || a.kind === 'export')];
+  return [...new Set(calls.flatMap((c) => Object.keys(c.where ?? {})))].filter((f) => f !== def.idField && f !== def.createdField);
 }
 
 /**
@@ -67,6 +83,10 @@ export function resourceTableSql(def: ResourceDef, trigramSchema: string | null 
       indexed.add(field);
       out.push(`CREATE INDEX IF NOT EXISTS ${t}_s_${field} ON ${t} (city, ${expr}, id)`);
     }
+  }
+  // Fixed values of the list (malls are genres of type 24): city, value, then the default order.
+  for (const field of whereFields(def)) {
+    out.push(`CREATE INDEX IF NOT EXISTS ${t}_w_${field} ON ${t} (city, ${textExpr(def, field)}, created_at DESC, id DESC)`);
   }
   const searched = def.list.search.map((f) => fieldExpr(def, f)).filter((e) => e.startsWith('(data->>'));
   if (trigramSchema && searched.length > 0) {
@@ -104,7 +124,20 @@ export async function ensureResourceTables(db: Database, resources: Iterable<Res
   const statements = [...resources].flatMap((def) => resourceTableSql(def, trigrams));
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_RESOURCE_TABLES]);
-    for (const sql of statements) await tx.exec(sql);
+    // Only what is missing, in one round trip (a start with every table and index runs no DDL).
+    const existing = new Set(
+      (
+        await tx.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')`,
+        )
+      ).map((r) => r.name),
+    );
+    const missing = statements.filter((sql) => {
+      const name = /^CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)/.exec(sql)?.[1];
+      // PostgreSQL keeps the first 63 bytes of a name (ours are ASCII).
+      return !name || !existing.has(name.slice(0, 63));
+    });
+    if (missing.length > 0) await tx.exec(missing.join(';\n'));
   });
 }
 
@@ -118,4 +151,21 @@ export async function recountResource(db: Database, def: ResourceDef): Promise<v
     await tx.query('DELETE FROM resource_counts WHERE resource = $1', [def.name]);
     await tx.query(`INSERT INTO resource_counts (resource, city, n) SELECT $1, city, count(*) FROM ${t} GROUP BY city`, [def.name]);
   });
+}
+
+/** `recountResource` of several resources in one transaction and one round trip. */
+export async function recountResources(db: Database, defs: Iterable<ResourceDef>): Promise<void> {
+  const sql = [...defs].flatMap((def) => {
+    checkIdent('resource name', def.name);
+    return [`DELETE FROM resource_counts WHERE resource = '${def.name}'`, `INSERT INTO resource_counts (resource, city, n) SELECT '${def.name}', city, count(*) FROM ${tableName(def)} GROUP BY city`];
+  });
+  if (sql.length > 0) await db.transaction((tx) => tx.exec(sql.join(';\n')));
+}
+
+/** The city key of rows of global resources (reference data shared by every city). */
+export const GLOBAL_CITY = '*';
+
+/** The city key a resource's rows are stored under when reached through `city` (null: a path with no city). */
+export function storageCity(def: ResourceDef, city: string | null): string {
+  return def.scope === 'global' || city === null ? GLOBAL_CITY : city;
 }

@@ -1,7 +1,8 @@
 /**
  * Who is calling (DESIGN.md Sign-in; 001 7.1): reads the access token from `Authorization: Bearer`
  * or the `Admin-Token` cookie, checks it, loads the user and decorates the request with `profile`
- * (the shared Profile shape, null when signed out) and `tokenFamily`. Only API paths are looked at.
+ * (the shared Profile shape, null when signed out) and `tokenFamily`. Only API paths are looked at,
+ * and routes marked `config.api` whose path does not look like one (`/japan/prefectures`).
  * Also decorates the instance with the token service.
  *
  * The (token → profile) lookup is kept for `config.authCacheMs` (default 1000 ms) per process: under
@@ -11,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { COOKIE_ACCESS } from '../../shared/constants';
+import type { ResourceDef } from '../../shared/registry';
 import type { Profile } from '../../shared/roles';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
@@ -23,6 +25,8 @@ declare module 'fastify' {
     db: Database;
     config: Config;
     tokens: TokenService;
+    /** The resources this app serves (the registry, or a test's own). */
+    resources: ReadonlyMap<string, ResourceDef>;
   }
   interface FastifyRequest {
     /** The signed-in user, or null (000 3 Profile). */
@@ -84,7 +88,7 @@ export async function registerAuth(app: FastifyInstance, deps: { db: Database; c
   }
 
   app.addHook('onRequest', async (request) => {
-    if (!isApiPath(request.url)) return;
+    if (!isApiPath(request.url) && !request.routeOptions.config?.api) return;
     const token = accessTokenOf(request);
     if (!token) return;
     const entry = await lookup(token);

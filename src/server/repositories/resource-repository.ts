@@ -1,17 +1,22 @@
 /**
  * Generic storage of any registry resource (DESIGN.md Storage; 001 7, 7.17): list, show, create,
- * update, delete, every query scoped by city, so a row of another city is simply not found (404).
- * Writes are transactional, keep `resource_counts` and write an `audit_log` row.
+ * update, delete, every query scoped by city (global resources by the key `*`), so a row of another
+ * city is simply not found (404). Writes are transactional, keep `resource_counts` and write an
+ * `audit_log` row. Field extensions: see record-shape.ts (x-coerce, x-drop-null, server fields) and
+ * write-checks.ts (x-ref, x-upload).
  */
-import { MAX_LIMIT } from '../../shared/constants';
-import type { ListFilter, ResourceDef } from '../../shared/registry';
-import { validateRecord, type FieldErrors } from '../../shared/validation';
+import { registry, type ResourceDef } from '../../shared/registry';
+import { validateRecord } from '../../shared/validation';
 import type { Database, Queryable } from '../db/database';
-import { fieldExpr, tableName } from '../db/resource-tables';
+import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
+import { first, listWhere, matchSql, orderOf, pageOf, type Match } from './record-query';
+import { prepareInput, shapeOf, toRow, type DbRow, type ResourceRow } from './record-shape';
+import { checkWrite } from './write-checks';
 
-/** A record as answered: its data plus `[idField]`, `[createdField]` (ISO 8601, UTC) and `version`. */
-export type ResourceRow = Record<string, unknown> & { version: number };
+export type { ResourceRow } from './record-shape';
+export type { Match } from './record-query';
+export { escapeLike } from './record-query';
 
 /** A list answer (001 7 Conventions, 000 3 Lists). `page_length` is the number of pages. */
 export interface ListPage {
@@ -28,108 +33,36 @@ export interface Actor {
   userId: number | null;
 }
 
-interface DbRow {
-  id: number;
-  data: Record<string, unknown>;
-  version: number;
-  created_at: Date | string;
+/** Options of a write. */
+export interface WriteOptions {
+  /** Values stored whatever the payload says: a call's `where`, an action's `set`, a parent's id. */
+  forced?: Readonly<Record<string, unknown>>;
+  /** Update and delete: only a row that also matches these (a call with `where`), else 404. */
+  match?: Match;
+  /** Resources `x-ref` names resolve in (default: the registry). */
+  resources?: ReadonlyMap<string, ResourceDef>;
+  /** Skip the database checks of `x-ref` and `x-upload` (demo data of the seed). */
+  trusted?: boolean;
+  /** The audit action (default create, update, delete). */
+  auditAction?: string;
 }
 
-const RESERVED = new Set(['limit', 'offset', 'search', 'order_by']);
 const COLUMNS = 'id, data, version, created_at';
-
-function toRow(def: ResourceDef, r: DbRow): ResourceRow {
-  const row: ResourceRow = { ...r.data, [def.idField]: Number(r.id), version: r.version };
-  if (def.createdField) row[def.createdField] = new Date(r.created_at).toISOString();
-  return row;
-}
-
-function first(value: unknown): string | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
-}
-
-function intOr(value: unknown, fallback: number): number {
-  const s = first(value);
-  if (s === undefined || !/^\d+$/.test(s.trim())) return fallback;
-  return Number(s);
-}
-
-/** Escapes LIKE wildcards (`\`, `%`, `_`) of user text. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function badParam(param: string, key: string, params: Record<string, unknown>): HttpError {
-  const fieldErrors: FieldErrors = { [param]: [{ key, params: { field: param, ...params } }] };
-  return new HttpError('validation', { fieldErrors });
-}
-
-/** Builds the WHERE clause of a list query; `params` receives the values (`$1` is the city). */
-function whereOf(def: ResourceDef, query: Record<string, unknown>, params: unknown[]): { sql: string; filtered: boolean } {
-  const parts = ['city = $1'];
-  const search = first(query.search)?.trim().slice(0, 200);
-  if (search && def.list.search.length > 0) {
-    params.push(`%${escapeLike(search)}%`);
-    const p = `$${params.length}`;
-    parts.push(`(${def.list.search.map((f) => `${fieldExpr(def, f)} ILIKE ${p}`).join(' OR ')})`);
-  }
-  for (const filter of def.list.filters) {
-    if (RESERVED.has(filter.param)) continue;
-    const value = first(query[filter.param]);
-    if (value === undefined || value === '') continue;
-    parts.push(filterSql(def, filter, value, params));
-  }
-  return { sql: parts.join(' AND '), filtered: parts.length > 1 };
-}
-
-function filterSql(def: ResourceDef, filter: ListFilter, value: string, params: unknown[]): string {
-  if (filter.kind === 'equals') {
-    params.push(value);
-    return `${fieldExpr(def, filter.field)} = $${params.length}`;
-  }
-  if (!(filter.values as string[]).includes(value)) {
-    throw badParam(filter.param, 'validation.generic.enum', { allowedValues: filter.values });
-  }
-  // Date-time fields are stored as UTC ISO strings (see `normalize`), so text order is time order.
-  params.push(new Date().toISOString());
-  const now = `$${params.length}`;
-  const start = fieldExpr(def, filter.start);
-  const end = fieldExpr(def, filter.end);
-  if (value === 'not_yet') return `${start} > ${now}`;
-  if (value === 'showing') return `${start} <= ${now} AND ${end} >= ${now}`;
-  return `${end} < ${now}`;
-}
-
-function orderOf(def: ResourceDef, orderBy: string | undefined): string {
-  let field = def.list.defaultSort.field;
-  let desc = def.list.defaultSort.order === 'desc';
-  if (orderBy) {
-    const name = orderBy.startsWith('-') ? orderBy.slice(1) : orderBy;
-    if (def.list.sort.includes(name)) {
-      field = name;
-      desc = orderBy.startsWith('-');
-    }
-  }
-  const dir = desc ? 'DESC' : 'ASC';
-  const expr = fieldExpr(def, field);
-  return expr === 'id' ? `id ${dir}` : `${expr} ${dir}, id ${dir}`;
-}
 
 /**
  * One page of a city's records (001 7 Conventions; 001 9 Paging).
  * Query: `limit` (default the resource's pageSize, at most MAX_LIMIT), `offset` (default 0),
  * `search` (case-insensitive substring over the declared search fields), `order_by` (`field` or
  * `-field` among the declared sort fields; otherwise the default sort), and the declared filters
- * (`equals`; `period` with not_yet, showing, ended against now). `total_length` of an unfiltered
- * list comes from `resource_counts` (no count(*) over a large table).
+ * (`equals`; `period` with not_yet, showing, ended against now). `match` narrows further (a call's
+ * `where` and `exclude`, a parent). `total_length` of an unfiltered list comes from
+ * `resource_counts` (no count(*) over a large table).
  * Errors: 400 `validation` for a period filter value that is not declared.
  */
-export async function listRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>): Promise<ListPage> {
-  const limit = Math.min(Math.max(intOr(query.limit, def.list.pageSize), 1), MAX_LIMIT);
-  const offset = intOr(query.offset, 0);
+export async function listRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>, match: Match = {}): Promise<ListPage> {
+  const { limit, offset } = pageOf(def, query);
   const params: unknown[] = [city];
-  const where = whereOf(def, query, params);
+  const where = listWhere(def, query, match, params);
   const t = tableName(def);
   const order = orderOf(def, first(query.order_by));
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
@@ -162,33 +95,47 @@ export async function listRecords(db: Database, def: ResourceDef, city: string, 
   };
 }
 
-function parseId(id: unknown): number {
+/**
+ * Every record of a list query (search, filters, order, `match`), without paging, at most `max`
+ * (exports). Read in pages of 1000.
+ */
+export async function allRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>, match: Match, max: number): Promise<ResourceRow[]> {
+  const params: unknown[] = [city];
+  const where = listWhere(def, query, match, params);
+  const order = orderOf(def, first(query.order_by));
+  const out: ResourceRow[] = [];
+  for (let offset = 0; offset < max; offset += 1000) {
+    const limit = Math.min(1000, max - offset);
+    const rows = await db.query<DbRow>(
+      `SELECT ${COLUMNS} FROM ${tableName(def)} WHERE ${where.sql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
+    out.push(...rows.map((r) => toRow(def, r)));
+    if (rows.length < limit) break;
+  }
+  return out;
+}
+
+/** The id of a path, or 404 `not_found` when it cannot be one. */
+export function parseId(id: unknown): number {
   const s = String(id);
   if (!/^\d{1,15}$/.test(s) || Number(s) < 1) throw new HttpError('not_found');
   return Number(s);
 }
 
-/** One record of a city. Errors: 404 `not_found` when it does not exist in that city. */
-export async function getRecord(db: Queryable, def: ResourceDef, city: string, id: unknown): Promise<ResourceRow> {
-  const rows = await db.query<DbRow>(`SELECT ${COLUMNS} FROM ${tableName(def)} WHERE id = $1 AND city = $2`, [parseId(id), city]);
-  if (rows.length === 0) throw new HttpError('not_found');
-  return toRow(def, rows[0]);
+/** The stored row `id` of a city matching `match`, or null; `lock` takes a row lock (FOR UPDATE). */
+export async function findRow(db: Queryable, def: ResourceDef, city: string, id: unknown, match: Match = {}, lock = false): Promise<DbRow | null> {
+  const params: unknown[] = [parseId(id), city];
+  const extra = matchSql(def, match, params).map((c) => ` AND ${c}`).join('');
+  const rows = await db.query<DbRow>(`SELECT ${COLUMNS} FROM ${tableName(def)} WHERE id = $1 AND city = $2${extra}${lock ? ' FOR UPDATE' : ''}`, params);
+  return rows[0] ?? null;
 }
 
-/**
- * Validates a client body for a write: drops `version` and read-only fields (id, created field),
- * checks it with the shared `validateRecord`, and stores date-times as UTC ISO strings.
- * Errors: 400 `validation` with the field errors.
- */
-export function cleanBody(def: ResourceDef, body: unknown): Record<string, unknown> {
-  let input = body;
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    const { version: _version, ...rest } = body as Record<string, unknown>;
-    input = rest;
-  }
-  const result = validateRecord(def, input);
-  if (!result.ok) throw new HttpError('validation', { fieldErrors: result.errors });
-  return normalize(def, result.value);
+/** One record of a city. Errors: 404 `not_found` when it does not exist in that city (or does not match `match`). */
+export async function getRecord(db: Queryable, def: ResourceDef, city: string, id: unknown, match: Match = {}): Promise<ResourceRow> {
+  const row = await findRow(db, def, city, id, match);
+  if (!row) throw new HttpError('not_found');
+  return toRow(def, row);
 }
 
 function normalize(def: ResourceDef, value: Record<string, unknown>): Record<string, unknown> {
@@ -200,7 +147,36 @@ function normalize(def: ResourceDef, value: Record<string, unknown>): Record<str
   return out;
 }
 
-async function audit(tx: Queryable, actor: Actor, city: string, def: ResourceDef, action: string, recordId: number | null): Promise<void> {
+/**
+ * The record to store from a client body (000 5; 001 9): `version`, read-only and null `x-drop-null`
+ * fields dropped, `x-coerce` fields made lists, the writable `forced` values put over the body,
+ * checked with the shared `validateRecord` (defaults filled in), date-times stored as UTC ISO
+ * strings; then the server fields (readOnly, not id or created) taken from `keep` (the stored row of
+ * an update) and the `forced` values. Errors: 400 `validation` with the field errors.
+ */
+export function composeRecord(
+  def: ResourceDef,
+  body: unknown,
+  forced: Readonly<Record<string, unknown>> = {},
+  keep: Readonly<Record<string, unknown>> | null = null,
+): Record<string, unknown> {
+  const { serverFields } = shapeOf(def);
+  const writable: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(forced)) if (!serverFields.includes(k)) writable[k] = v;
+  let input = prepareInput(def, body);
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) input = { ...input, ...writable };
+  const result = validateRecord(def, input);
+  if (!result.ok) throw new HttpError('validation', { fieldErrors: result.errors });
+  const out = normalize(def, result.value);
+  for (const f of serverFields) {
+    if (keep && f in keep) out[f] = keep[f];
+    if (f in forced) out[f] = forced[f];
+  }
+  return out;
+}
+
+/** Writes an audit row. */
+export async function audit(tx: Queryable, actor: Actor, city: string, def: ResourceDef, action: string, recordId: number | null): Promise<void> {
   await tx.query('INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, $3, $4, $5)', [
     actor.userId,
     city,
@@ -210,7 +186,8 @@ async function audit(tx: Queryable, actor: Actor, city: string, def: ResourceDef
   ]);
 }
 
-async function addCount(tx: Queryable, def: ResourceDef, city: string, delta: number): Promise<void> {
+/** Adds `delta` to the list count of a resource in a city. */
+export async function addCount(tx: Queryable, def: ResourceDef, city: string, delta: number): Promise<void> {
   await tx.query(
     `INSERT INTO resource_counts (resource, city, n) VALUES ($1, $2, $3)
      ON CONFLICT (resource, city) DO UPDATE SET n = resource_counts.n + EXCLUDED.n`,
@@ -218,50 +195,68 @@ async function addCount(tx: Queryable, def: ResourceDef, city: string, delta: nu
   );
 }
 
+/** Inserts one checked record; answers the stored row. */
+export async function insertRecord(tx: Queryable, def: ResourceDef, city: string, data: Record<string, unknown>, actor: Actor, auditAction = 'create'): Promise<ResourceRow> {
+  const [row] = await tx.query<DbRow>(`INSERT INTO ${tableName(def)} (city, data) VALUES ($1, $2::jsonb) RETURNING ${COLUMNS}`, [city, JSON.stringify(data)]);
+  await addCount(tx, def, city, 1);
+  await audit(tx, actor, city, def, auditAction, Number(row.id));
+  return toRow(def, row);
+}
+
+/** Replaces the data of a stored row (version + 1); answers the stored row. */
+export async function replaceData(tx: Queryable, def: ResourceDef, city: string, id: number, data: Record<string, unknown>, actor: Actor, auditAction = 'update'): Promise<ResourceRow> {
+  const [row] = await tx.query<DbRow>(
+    `UPDATE ${tableName(def)} SET data = $3::jsonb, version = version + 1, updated_at = now() WHERE id = $1 AND city = $2 RETURNING ${COLUMNS}`,
+    [id, city, JSON.stringify(data)],
+  );
+  await audit(tx, actor, city, def, auditAction, id);
+  return toRow(def, row);
+}
+
 /**
- * Creates a record in a city (001 7 POST calls). The created field is set by the server.
- * Answers the stored row with version 1. Errors: 400 `validation`.
+ * Creates a record in a city (001 7 POST calls). The created field is set by the server; `forced`
+ * values (a call's `where`, a parent) are stored whatever the body says.
+ * Answers the stored row with version 1. Errors: 400 `validation` (also for x-ref and x-upload).
  */
-export async function createRecord(db: Database, def: ResourceDef, city: string, body: unknown, actor: Actor): Promise<ResourceRow> {
-  const data = cleanBody(def, body);
+export async function createRecord(db: Database, def: ResourceDef, city: string, body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ResourceRow> {
+  const data = composeRecord(def, body, options.forced);
   return db.transaction(async (tx) => {
-    const [row] = await tx.query<DbRow>(
-      `INSERT INTO ${tableName(def)} (city, data) VALUES ($1, $2::jsonb) RETURNING ${COLUMNS}`,
-      [city, JSON.stringify(data)],
-    );
-    await addCount(tx, def, city, 1);
-    await audit(tx, actor, city, def, 'create', Number(row.id));
-    return toRow(def, row);
+    if (!options.trusted) await checkWrite(tx, def, city, data, null, options.resources ?? registry);
+    return insertRecord(tx, def, city, data, actor, options.auditAction);
   });
 }
 
 /**
  * Creates many records of one city in batches of 1000 (seeds, benchmarks, imports). Each record is
- * validated like `createRecord`; the table is analyzed after 1000 or more. Resolves to the number created. Errors: 400 `validation` for the
- * first bad record (nothing of its batch is stored).
+ * validated like `createRecord` (without the database checks of x-ref and x-upload); the table is
+ * analyzed after 1000 or more. Resolves to the ids created, in order. Errors: 400 `validation` for
+ * the first bad record (nothing of its batch is stored).
  */
-export async function createRecords(db: Database, def: ResourceDef, city: string, bodies: readonly unknown[], actor: Actor): Promise<number> {
+export async function createRecords(db: Database, def: ResourceDef, city: string, bodies: readonly unknown[], actor: Actor): Promise<number[]> {
   const t = tableName(def);
+  const ids: number[] = [];
   for (let i = 0; i < bodies.length; i += 1000) {
-    const batch = bodies.slice(i, i + 1000).map((b) => cleanBody(def, b));
+    const batch = bodies.slice(i, i + 1000).map((b) => composeRecord(def, b));
     await db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO ${t} (city, data) SELECT $1, d FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i) ORDER BY i`,
+      const rows = await tx.query<{ id: number }>(
+        `INSERT INTO ${t} (city, data) SELECT $1, d FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i) ORDER BY i RETURNING id`,
         [city, JSON.stringify(batch)],
       );
+      // Ids are drawn in the order of the SELECT: ascending ids are the order of `bodies`.
+      ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
       await addCount(tx, def, city, batch.length);
       await audit(tx, actor, city, def, 'create_many', null);
     });
   }
   // PGlite runs no autovacuum: refresh the planner statistics after a large load.
   if (bodies.length >= 1000) await db.exec(`ANALYZE ${t}`);
-  return bodies.length;
+  return ids;
 }
 
 /**
  * Updates a record of a city (001 7 PUT calls): `partial` false replaces the data (PUT), true merges
- * the body into it (PATCH). A `version` in the body must equal the stored one (optimistic
- * concurrency). Answers the stored row with the version raised by one.
+ * the body into it (PATCH); server fields keep their stored values. A `version` in the body must
+ * equal the stored one (optimistic concurrency). Answers the stored row with the version raised by one.
  * Errors: 404 `not_found` (also for a row of another city), 409 `conflict`, 400 `validation`.
  */
 export async function updateRecord(
@@ -271,31 +266,28 @@ export async function updateRecord(
   id: unknown,
   body: unknown,
   actor: Actor,
-  options: { partial?: boolean } = {},
+  options: WriteOptions & { partial?: boolean } = {},
 ): Promise<ResourceRow> {
   const key = parseId(id);
-  const t = tableName(def);
   return db.transaction(async (tx) => {
-    const [current] = await tx.query<DbRow>(`SELECT ${COLUMNS} FROM ${t} WHERE id = $1 AND city = $2 FOR UPDATE`, [key, city]);
+    const current = await findRow(tx, def, city, key, options.match, true);
     if (!current) throw new HttpError('not_found');
     const sent = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).version : undefined;
     if (sent !== undefined && sent !== null && Number(sent) !== current.version) throw new HttpError('conflict');
     const input = options.partial && typeof body === 'object' && body !== null ? { ...current.data, ...body } : body;
-    const data = cleanBody(def, input);
-    const [row] = await tx.query<DbRow>(
-      `UPDATE ${t} SET data = $3::jsonb, version = version + 1, updated_at = now() WHERE id = $1 AND city = $2 RETURNING ${COLUMNS}`,
-      [key, city, JSON.stringify(data)],
-    );
-    await audit(tx, actor, city, def, 'update', key);
-    return toRow(def, row);
+    const data = composeRecord(def, input, options.forced, current.data);
+    if (!options.trusted) await checkWrite(tx, def, city, data, current.data, options.resources ?? registry);
+    return replaceData(tx, def, city, key, data, actor, options.auditAction);
   });
 }
 
 /** Deletes a record of a city (001 7 DELETE calls). Errors: 404 `not_found`. */
-export async function deleteRecord(db: Database, def: ResourceDef, city: string, id: unknown, actor: Actor): Promise<void> {
+export async function deleteRecord(db: Database, def: ResourceDef, city: string, id: unknown, actor: Actor, options: Pick<WriteOptions, 'match'> = {}): Promise<void> {
   const key = parseId(id);
   await db.transaction(async (tx) => {
-    const rows = await tx.query(`DELETE FROM ${tableName(def)} WHERE id = $1 AND city = $2 RETURNING id`, [key, city]);
+    const params: unknown[] = [key, city];
+    const extra = matchSql(def, options.match ?? {}, params).map((c) => ` AND ${c}`).join('');
+    const rows = await tx.query(`DELETE FROM ${tableName(def)} WHERE id = $1 AND city = $2${extra} RETURNING id`, params);
     if (rows.length === 0) throw new HttpError('not_found');
     await addCount(tx, def, city, -1);
     await audit(tx, actor, city, def, 'delete', key);

@@ -1,49 +1,110 @@
 /**
  * The CRUD calls of every registry resource, from each schema's `x-resource.api` (001 7; DESIGN.md:
- * "a developer adds an entity by adding one schema"). Nothing here is per entity.
- * - list (and its aliases): GET → 200 {content, total_length, count, limit, offset, page_length}
- * - create: POST → 201 row
+ * "a developer adds an entity by adding one schema"), and its actions (routes/actions.ts). Nothing
+ * here is per entity.
+ * - list (and its aliases): GET → 200 {content, total_length, count, limit, offset, page_length};
+ *   only rows with the call's `where` values and without its `exclude` values
+ * - create: POST → 201 row (the call's `where` values are stored)
+ * - list and create paths may carry a field (`/{city}/api/school/{school_id}/notifications/`): lists
+ *   answer only rows with that value, creates store it
  * - show: GET → 200 row
  * - update: PUT (full) or PATCH (merge) → 200 row; a stale `version` → 409
  * - delete: DELETE → 204
- * Every call goes through `authorize` (401/403, unknown city 404); rows are city-scoped (other city 404).
+ * A call's `status` replaces the default status. Singletons (`singleton: true`): show answers the
+ * city's record or the schema's defaults, update and create upsert it, delete removes it; a list at
+ * the show's path is the show. Every call goes through `authorize` (401/403, unknown city 404); rows
+ * are city-scoped (other city 404), global resources shared (see call-route.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Action, ApiCall, ResourceDef } from '../../shared/registry';
-import { authorize } from '../auth/authorize';
-import { toRoutePath } from '../paths';
+import type { FastifyInstance } from 'fastify';
+import type { Action, ApiCall, ApiOperation, ResourceDef } from '../../shared/registry';
+import { crudOperation } from '../openapi/operations';
+import { idParamOf, routeKey } from '../paths';
+import type { Match } from '../repositories/record-query';
 import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from '../repositories/resource-repository';
+import { deleteSingleton, getSingleton, upsertSingleton } from '../repositories/singleton-repository';
+import { registerActionRoutes } from './actions';
+import { registerCall, type CallContext } from './call-route';
 
-type Params = { city: string; id?: string };
+const PERMISSION: Record<ApiOperation, Action> = { list: 'read', create: 'create', show: 'read', update: 'update', delete: 'delete' };
+const STATUS: Record<ApiOperation, number> = { list: 200, create: 201, show: 200, update: 200, delete: 204 };
 
-function route(app: FastifyInstance, call: ApiCall, action: Action, def: ResourceDef, handler: (request: FastifyRequest, city: string, userId: number) => Promise<unknown>, status = 200): void {
-  for (const path of [call.path, ...(call.aliases ?? [])]) {
-    app.route({
-      method: call.method,
-      url: toRoutePath(path),
-      handler: async (request, reply) => {
-        const { profile, city } = await authorize(request, action, def.name);
-        const answer = await handler(request, city.name, profile.id);
-        if (status === 204) return reply.code(204).send();
-        return reply.code(status).send(answer);
-      },
-    });
+function matchOf(call: ApiCall): Match {
+  return { where: call.where, exclude: call.exclude };
+}
+
+/**
+ * Path placeholders that name a field of the resource (`/{city}/api/school/{school_id}/notifications/`):
+ * a list answers only rows with that value, a create stores it. Numbers for number fields.
+ */
+function fieldParams(def: ResourceDef, params: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries((params ?? {}) as Record<string, string>)) {
+    if (k === 'city' || k === def.idField || !(k in def.schema.properties) || typeof v !== 'string') continue;
+    const type = def.schema.properties[k].type;
+    const numeric = (Array.isArray(type) ? type : [type]).some((x) => x === 'integer' || x === 'number');
+    out[k] = numeric && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+  }
+  return out;
+}
+
+function crudHandler(def: ResourceDef, op: ApiOperation, call: ApiCall, resources: ReadonlyMap<string, ResourceDef>, app: FastifyInstance) {
+  const { db } = app;
+  const match = matchOf(call);
+  const forced = call.where ?? {};
+  const partial = call.method === 'PATCH';
+  const byId = idParamOf(call.path) !== null;
+  if (def.singleton && !(op === 'list' || (op === 'delete' && byId))) {
+    switch (op) {
+      case 'show':
+        return (c: CallContext) => getSingleton(db, def, c.key);
+      case 'create':
+      case 'update':
+        return (c: CallContext) => upsertSingleton(db, def, c.key, c.request.body, c.actor, { forced, partial, resources });
+      default:
+        return async (c: CallContext) => deleteSingleton(db, def, c.key, c.actor);
+    }
+  }
+  switch (op) {
+    case 'list':
+      return (c: CallContext) =>
+        listRecords(db, def, c.key, c.request.query as Record<string, unknown>, { ...match, where: { ...match.where, ...fieldParams(def, c.request.params) } });
+    case 'create':
+      return (c: CallContext) => createRecord(db, def, c.key, c.request.body, c.actor, { forced: { ...forced, ...fieldParams(def, c.request.params) }, resources });
+    case 'show':
+      return (c: CallContext) => getRecord(db, def, c.key, c.id, match);
+    case 'update':
+      return (c: CallContext) => updateRecord(db, def, c.key, c.id, c.request.body, c.actor, { partial, forced, match, resources });
+    case 'delete':
+      return (c: CallContext) => deleteRecord(db, def, c.key, c.id, c.actor, { match });
   }
 }
 
-/** Registers the calls of every resource of `resources`. */
-export function registerResourceRoutes(app: FastifyInstance, resources: Iterable<ResourceDef>): void {
-  const { db } = app;
-  for (const def of resources) {
+/**
+ * Registers the calls and actions of every resource of `resources`.
+ * Throws when two calls claim one method and path (naming both), or an action misses what its kind needs.
+ */
+export function registerResourceRoutes(app: FastifyInstance, resources: ReadonlyMap<string, ResourceDef>): void {
+  for (const def of resources.values()) {
     const { api } = def;
-    const id = (request: FastifyRequest) => (request.params as Params).id;
-    route(app, api.list, 'read', def, (request, city) => listRecords(db, def, city, request.query as Record<string, unknown>));
-    if (api.create) route(app, api.create, 'create', def, (request, city, userId) => createRecord(db, def, city, request.body, { userId }), 201);
-    if (api.show) route(app, api.show, 'read', def, (request, city) => getRecord(db, def, city, id(request)));
-    if (api.update) {
-      const partial = api.update.method === 'PATCH';
-      route(app, api.update, 'update', def, (request, city, userId) => updateRecord(db, def, city, id(request), request.body, { userId }, { partial }));
+    const show = api.show;
+    for (const op of ['list', 'create', 'show', 'update', 'delete'] as const) {
+      const call = api[op];
+      if (!call) continue;
+      // A singleton's list at the path of its show is the show (settings: GET and PUT one path).
+      if (op === 'list' && def.singleton && show && routeKey(show.method, show.path) === routeKey(call.method, call.path)) continue;
+      const status = call.status ?? (def.singleton && op === 'create' ? 200 : STATUS[op]);
+      registerCall(app, {
+        def,
+        method: call.method,
+        path: call.path,
+        aliases: call.aliases,
+        permission: PERMISSION[op],
+        owner: `${def.name}.${op}`,
+        status,
+        operation: (path, alias) => crudOperation(def, op, call, path, alias),
+        handler: crudHandler(def, op, call, resources, app),
+      });
     }
-    if (api.delete) route(app, api.delete, 'delete', def, (request, city, userId) => deleteRecord(db, def, city, id(request), { userId }), 204);
+    registerActionRoutes(app, def, resources);
   }
 }

@@ -8,7 +8,7 @@
  * Cookies Admin-Token, Admin-Refresh-Token and Redirect-Token: HttpOnly, SameSite=Strict, Path=/,
  * Secure when the request came over https.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ACCESS_TOKEN_TTL_S,
   COOKIE_ACCESS,
@@ -45,10 +45,57 @@ function stringField(body: unknown, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const ERROR = { $ref: '#/components/responses/Error' };
+
+/** OpenAPI operations of the public session calls (routes/openapi.ts). */
+const LOGIN_OPERATION = {
+  operationId: 'session_login',
+  tags: ['session'],
+  summary: 'Sign in (001 7.1)',
+  security: [],
+  requestBody: {
+    required: true,
+    content: json({ type: 'object', required: ['username', 'password'], properties: { username: { type: 'string' }, password: { type: 'string' } } }),
+  },
+  responses: {
+    '200': {
+      description: 'The user, an access token and a refresh token (and booking.refresh for advertisers); cookies set',
+      content: json({
+        type: 'object',
+        required: ['user', 'token', 'refresh_token'],
+        properties: { user: { type: 'object' }, token: { type: 'string' }, refresh_token: { type: 'string' }, booking: { type: 'object', properties: { refresh: { type: 'string' } } } },
+      }),
+    },
+    default: ERROR,
+  },
+};
+const REFRESH_OPERATION = {
+  operationId: 'session_refresh',
+  tags: ['session'],
+  summary: 'New tokens for a refresh token (body or cookie; 001 7.1)',
+  security: [],
+  parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }],
+  requestBody: { required: false, content: json({ type: 'object', properties: { refresh_token: { type: 'string' } } }) },
+  responses: {
+    '200': { description: 'Rotated tokens', content: json({ type: 'object', required: ['access_token', 'refresh_token'], properties: { access_token: { type: 'string' }, refresh_token: { type: 'string' } } }) },
+    default: ERROR,
+  },
+};
+const LOGOUT_OPERATION = {
+  operationId: 'session_logout',
+  tags: ['session'],
+  summary: 'Sign out: revokes the session and clears the cookies (001 7.1)',
+  security: [],
+  responses: { '200': { description: 'Signed out', content: json({ type: 'object', properties: { detail: { type: 'string' } } }) }, default: ERROR },
+};
+
 /** Registers the session routes. `loginRateLimit` = attempts per IP and minute (0 = none). */
 export function registerSessionRoutes(app: FastifyInstance, options: { loginRateLimit: number }): void {
   const { db, tokens } = app;
-  const loginOptions = options.loginRateLimit > 0 ? { config: { rateLimit: { max: options.loginRateLimit, timeWindow: 60_000 } } } : {};
+  const loginConfig: FastifyContextConfig = { openapi: LOGIN_OPERATION };
+  if (options.loginRateLimit > 0) loginConfig.rateLimit = { max: options.loginRateLimit, timeWindow: 60_000 };
+  const loginOptions = { config: loginConfig };
 
   app.post('/default/api/login', loginOptions, async (request, reply) => {
     const username = stringField(request.body, 'username')?.trim();
@@ -78,7 +125,7 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
 
   app.get('/default/api/users/whoami', async (request) => ({ id: requireProfile(request).id }));
 
-  app.post('/:city/api/refresh-token', async (request, reply) => {
+  app.post('/:city/api/refresh-token', { config: { openapi: REFRESH_OPERATION } }, async (request, reply) => {
     const presented = stringField(request.body, 'refresh_token') || request.cookies[COOKIE_REFRESH];
     if (!presented) throw new HttpError('unauthorized');
     const next = await tokens.rotateRefresh(presented);
@@ -88,7 +135,7 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     return { access_token: access, refresh_token: next.token };
   });
 
-  app.post('/default/login/logout', async (request, reply) => {
+  app.post('/default/login/logout', { config: { openapi: LOGOUT_OPERATION } }, async (request, reply) => {
     const families = new Set<string>();
     for (const token of [stringField(request.body, 'refresh_token'), request.cookies[COOKIE_REFRESH], request.cookies[COOKIE_REDIRECT]]) {
       const family = token ? await tokens.familyOf(token) : null;

@@ -2,6 +2,306 @@
 /* eslint-disable */
 
 /**
+ * A shop advertisement (000 3, 4, 5; 001 7.5, 9): published (public) only with business hours; photos limited by the plan (A 10, B 5, C 1, D 0); sub_city_id left out when null; pass_option always a list.
+ */
+export type Advertisement = {
+  id?: number;
+  name: string;
+  user_name?: string;
+  genre?: number;
+  scene?: number;
+  sub_city_id?: number | null;
+  pass_option?: string[];
+  plan?: "A" | "B" | "C" | "D";
+  /**
+   * @maxItems 10
+   */
+  photos?:
+    | []
+    | [string]
+    | [string, string]
+    | [string, string, string]
+    | [string, string, string, string]
+    | [string, string, string, string, string]
+    | [string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string];
+  description?: string;
+  address?: string;
+  phone?: string;
+  latitude?: number;
+  longitude?: number;
+  business_hours?: {
+    /**
+     * @minItems 1
+     */
+    weekdays: ["2" | "3" | "4" | "5" | "6" | "7" | "S", ...("2" | "3" | "4" | "5" | "6" | "7" | "S")[]];
+    /**
+     * @minItems 1
+     */
+    time: [
+      {
+        start: string;
+        end: string;
+      },
+      ...{
+        start: string;
+        end: string;
+      }[]
+    ];
+  }[];
+  status?: "public" | "private";
+  is_top?: boolean;
+  created_at?: string;
+};
+
+/**
+ * A notice to the residents of an area about trash collection (001 7.15 GET/POST /api/notification_areas/ with area_name and offset, DELETE {id}/; schedule/notice). The show path is ours.
+ */
+export interface AreaNotice {
+  id?: number;
+  area_name: string;
+  title: string;
+  description: string;
+  publish_at?: string;
+  created_at?: string;
+}
+
+/**
+ * A post on the community bulletin board, shown between its display dates (000 1 bulletin board, 2.2 bulletin-board; the calls are not shown: /api/bulletin-board/ is ours).
+ */
+export interface BulletinBoard {
+  id?: number;
+  title: string;
+  description: string;
+  image?: string;
+  category?: string;
+  posted_by?: string;
+  publish_start?: string;
+  publish_end?: string;
+  is_pinned?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A category with extra information for the network-communication and category-recommend pages, in a tree by parent_id (001 7.3: category-special-info with parent_id or custom_param=network; category-special-info-import-csv and detail-neurone with alias_name are further readings of the same list). Writes are ours.
+ */
+export interface CategorySpecialInfo {
+  id?: number;
+  name: string;
+  alias_name?: string;
+  parent_id?: number;
+  custom_param?: "normal" | "network";
+  icon?: string;
+  description?: string;
+  detail?: string;
+  url?: string;
+  sort_order?: number;
+  created_at?: string;
+}
+
+/**
+ * A notice from the city to its citizens, shown between its display dates (000 1 notices to citizens; the calls are not shown: /api/citizen-notice/ is ours).
+ */
+export interface CitizenNotice {
+  id?: number;
+  title: string;
+  description: string;
+  category: "life" | "disaster" | "health" | "event" | "other";
+  image?: string;
+  publish_start?: string;
+  publish_end?: string;
+  is_important?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A club (department) with its captain and members and a QR code to join it (000 3 Club: id, created_at, url_image_QRcode, url_QRcode; 001 7.12). Operators manage clubs at operator_departments; the captain edits his club at captain_departments (club-captain, 部活設定). qr_club_code answers the clubs with their QR codes.
+ */
+export interface Club {
+  id?: number;
+  name: string;
+  description?: string;
+  image?: string;
+  captain?: number;
+  /**
+   * ids of club_user rows
+   */
+  members?: number[];
+  package_id?: string;
+  url_QRcode?: string;
+  url_image_QRcode?: string;
+  created_at?: string;
+}
+
+/**
+ * A member's request to found or join a club (001 7.12 GET /api/group_chat/department_request/ with search, offset, limit 20; DELETE {id}/). Requests are made in the app; the show path is ours.
+ */
+export interface ClubRequest {
+  id?: number;
+  requester?: number;
+  requester_name?: string;
+  request_type?: "create" | "join";
+  club_name: string;
+  club?: number;
+  reason?: string;
+  created_at?: string;
+}
+
+/**
+ * A user of the club chat, searched by name when choosing a club captain (001 7.12 GET /api/group_chat/users/ with search, limit 10, offset and package_id). Users are made in the app; the show path is ours. Captains read it to pick members.
+ */
+export interface ClubUser {
+  id?: number;
+  username: string;
+  name?: string;
+  avatar?: string;
+  package_id?: string;
+  is_captain_department?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A time sale run by the city for many shops (001 7.7 base /api/common-timesales/admin/dashboard/; 000 5 Time sale): the maximum number of coupons per advertisement is at least the initial number and at most 400; the end of the period is later than now.
+ */
+export interface CommonTimesale {
+  id?: number;
+  title: string;
+  display_condition: string;
+  use_condition: string;
+  initial_number: number;
+  max_per_ad: number;
+  validInterval?: {
+    start: string;
+    end: string;
+  };
+  deadline: string;
+  description?: string;
+  created_at?: string;
+}
+
+/**
+ * An advertisement taking part in a common time sale, with its coupon count (001 7.7: GET {id}/valid-advertisements/, GET total-valid-advs/, PUT advertisements/{id}/ for remaining coupons; 000 5: the count may not exceed the per-ad maximum and must exceed the count already taken). List, create, show and delete paths are ours.
+ */
+export interface CommonTimesaleAd {
+  id?: number;
+  common_timesale: number;
+  advertisement: number;
+  coupon_count: number;
+  max_per_ad?: number;
+  taken_count?: number;
+  is_valid?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A shop coupon (000 5 Coupon; 001 7.7). Advertisers use /api/coupon/, operators /api/operator-coupon/ and /api/coupons/: the same rows. Title, content, presentation conditions, advertisement, conditions of use, start and end are required; the end (expiry) is later than now and than the start.
+ */
+export interface Coupon {
+  id?: number;
+  title: string;
+  content: string;
+  presentation_conditions: string;
+  advertisement: number;
+  genre?: number;
+  conditions_of_use: string;
+  start_date: string;
+  end_date: string;
+  discount_day?: string;
+  image?: string;
+  status?: "request" | "approved" | "rejected";
+  created_at?: string;
+}
+
+/**
+ * The coupon settings of a city, one record per city (001 7.7 GET and PUT /api/coupon/setting/; the list at the same path is the show). Fields are not shown in the spec: ours.
+ */
+export interface CouponSetting {
+  id?: number;
+  require_approval?: boolean;
+  max_coupons_per_ad?: number;
+  default_presentation_conditions?: string;
+  default_conditions_of_use?: string;
+  notice?: string;
+}
+
+/**
+ * A use of a common time sale coupon at a shop (001 7.7 coupon-usage-conditions/ with params, search, offset; {idCommon}/ per time sale; export as CSV). Written by the app when a member uses a coupon; read-only here.
+ */
+export interface CouponUsage {
+  id?: number;
+  common_timesale: number;
+  advertisement: number;
+  ad_name?: string;
+  user_name: string;
+  used_count?: number;
+  created_at?: string;
+}
+
+/**
+ * One CSV import of advertisements or malls (001 7.16 GET /api/admin-tools/list-imported/ with file_name, search and offset; DELETE /api/city/list-imported/{id}/; its log at GET /api/logs-file-imported/{id}/; import/history). 000 5 CSV import: at most 10 MB, .csv, UTF-8 or shift_jis. The uploads themselves (POST /api/import-csv/ and /api/import-csv-mall/) come later.
+ */
+export interface CsvImport {
+  id?: number;
+  file_name: string;
+  kind: "ads" | "mall";
+  status?: "processing" | "success" | "partial" | "failed" | "cancelled";
+  encoding?: "utf-8" | "shift_jis";
+  file_size?: number;
+  total_rows?: number;
+  success_rows?: number;
+  warning_rows?: number;
+  error_rows?: number;
+  imported_by?: string;
+  created_at?: string;
+}
+
+/**
+ * One log line of a CSV import, answered by GET /api/logs-file-imported/{id}/ (001 7.16; row rules and the message このカテゴリが無効なものです of 000 5 and 001 8). The collection path is ours.
+ */
+export interface CsvImportLog {
+  id?: number;
+  csv_import: number;
+  row_number?: number;
+  column?: string;
+  level: "info" | "warning" | "error";
+  message: string;
+  created_at?: string;
+}
+
+/**
+ * A user's report of a menu item (dish) or a review; the bell shows the unread counts and resets them on click, the report ranking groups them by reported item (000 2.2 report-ranking with menu and review, 2.3 bell, 3 report counts dish_report_count and review_report_count, 6 counts for Operator, Advertiser and Administrator; 001 7.9 GET dish-report/notification/). Reports come from the app: the console reads, marks read and deletes; those paths are ours.
+ */
+export interface DishReport {
+  id?: number;
+  target_type: "dish" | "review";
+  target_id: number;
+  target_name: string;
+  advertisement_id?: number;
+  shop_name?: string;
+  reason?: "inappropriate" | "spam" | "wrong_info" | "other";
+  comment?: string;
+  reporter?: string;
+  read?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A PDF document distributed to shops or staff (000 1 documents; 000 5 documents must be PDF up to 40,000,000 bytes; 000 4 a deleted document leaves the list before the answer; 001 7.6 documents; list_ads is read here as the documents list for advertisers, an alias of the list).
+ */
+export interface Document {
+  id?: number;
+  title: string;
+  file: string;
+  description?: string;
+  category?: string;
+  target?: "all" | "advertiser" | "operator";
+  created_at?: string;
+}
+
+/**
  * An event of a city; its status (not yet, showing, ended) follows from its dates (000 3, 4, 5; 001 7.6).
  */
 export interface Event {
@@ -13,6 +313,348 @@ export interface Event {
   start_date: string;
   end_date: string;
   created_at?: string;
+}
+
+/**
+ * An exercise activity users can log in the app for points (001 7.14 CRUD on /api/exercise-activity/, PUT and DELETE by id). The show path is ours.
+ */
+export interface ExerciseActivity {
+  id?: number;
+  name: string;
+  activity_type: "walking" | "running" | "cycling" | "swimming" | "gymnastics" | "other";
+  description?: string;
+  image?: string;
+  mets?: number;
+  unit?: "minutes" | "steps" | "km";
+  points?: number;
+  is_active?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A student of a class with the parent's contact (000 3 Student/family: student, parent_name, phone_number, address; 001 7.13 PUT/DELETE /api/family/{id}/). The class students and parents lists answer these rows; remove_parent unlinks the parent account of the rows named in the body. The collection list, create and show paths are ours.
+ */
+export interface Family {
+  id?: number;
+  student: string;
+  student_kana?: string;
+  parent_name?: string;
+  phone_number?: string;
+  address?: string;
+  parent_email?: string;
+  school: number;
+  school_class: number;
+  parent_registered?: boolean;
+  created_at?: string;
+}
+
+/**
+ * An advertisement a member marked as a favourite (000 2.2 favorite お気に入り一覧; 001 7.5 GET /api/get_user_favorite_ad/ with limit, offset, ad_name). Members add favourites in the app; the console only lists them.
+ */
+export interface FavoriteAd {
+  id?: number;
+  user_name: string;
+  advertisement: number;
+  ad_name?: string;
+  created_at?: string;
+}
+
+/**
+ * A push to the users who favourited shops, chosen by users, by shops, or to a shop's passport members (001 7.9 users/notify_users_favorite_ads/ with type get_users, get_ads or passport_custom_for_shop; users/get_users_favorite_ads lists them here). Show is ours.
+ */
+export interface FavoriteNotification {
+  id?: number;
+  type: "get_users" | "get_ads" | "passport_custom_for_shop";
+  title: string;
+  body: string;
+  photo_url?: string;
+  /**
+   * @maxItems 100
+   */
+  advertisements?: number[];
+  /**
+   * @maxItems 10000
+   */
+  users?: number[];
+  created_at?: string;
+}
+
+/**
+ * An article about a local festival (000 1 articles; 000 5 'Event and article': date in the future, end later than start; title, image, description, category required; 001 7.6 festival articles, 9 page size 20).
+ */
+export interface FestivalArticle {
+  id?: number;
+  title: string;
+  image: string;
+  description: string;
+  category: string;
+  venue?: string;
+  start_date: string;
+  end_date: string;
+  url?: string;
+  is_public?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A shop flyer of at most 2 images or PDFs (000 3 Flyer, 5; 001 7.7): title and comment required. Operators list them at /api/operator-flyer/get_by_admin/, the web at /api/flyer/list_for_web/, shop managers at /api/flyer_for_manager/: the same rows.
+ */
+export interface Flyer {
+  id?: number;
+  title: string;
+  comment: string;
+  /**
+   * @maxItems 2
+   */
+  content?: [] | [string] | [string, string];
+  advertisement?: number;
+  expire_at?: string;
+  status?: "request" | "approved" | "rejected";
+  create_at?: string;
+}
+
+/**
+ * A kind of garbage collected in the city (001 7.15 GET /api/garbages/). The create, show, update and delete paths are ours.
+ */
+export interface Garbage {
+  id?: number;
+  name: string;
+  color?: string;
+  description?: string;
+  image?: string;
+  created_at?: string;
+}
+
+/**
+ * An area of the trash collection schedule, grouped (001 7.15 GET /api/areas/group_area/). The create, show, update and delete paths are ours.
+ */
+export interface GarbageArea {
+  id?: number;
+  area_name: string;
+  group_name?: string;
+  created_at?: string;
+}
+
+/**
+ * How to dispose of an item, looked up by residents (001 7.15 POST/GET /api/garbage_dictionaries/ with search, limit 20, offset and sort_type=1, PATCH/DELETE {id}/; trash/dictionaries). The show path is ours.
+ */
+export interface GarbageDictionary {
+  id?: number;
+  name: string;
+  name_kana?: string;
+  garbage: number;
+  how_to_dispose?: string;
+  note?: string;
+  created_at?: string;
+}
+
+/**
+ * A collection day of a garbage kind in an area (000 3 Garbage schedule: area_name, offset; 001 7.15 GET/POST /api/schedule_garbages/, PATCH/DELETE {id}/; schedule/clean-trash, Administrator and Operator). The show path is ours.
+ */
+export interface GarbageSchedule {
+  id?: number;
+  area_name: string;
+  garbage: number;
+  day_of_week: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+  week_of_month?: "every" | "first" | "second" | "third" | "fourth" | "fifth";
+  collection_time?: string;
+  note?: string;
+  created_at?: string;
+}
+
+/**
+ * A genre or category of advertisements, loaded as a tree through parent_id; category genres are type 20, malls and shopping streets are genres of type 24 (000 3; 001 7.4, 9). Malls are the same rows: GET /api/genres/?type=24 is the list with the type filter, POST /api/genres/create-mall/ an alias of create, PUT/DELETE /api/genres/{id}/ and GET /api/category/{id}/ the same update, delete and show.
+ */
+export interface Genre {
+  id?: number;
+  name: string;
+  label?: string;
+  type: 20 | 24;
+  parent_id?: number | null;
+  isLeaf?: boolean;
+  appearance?: boolean;
+  order?: number;
+  image?: string;
+  created_at?: string;
+}
+
+/**
+ * The help-centre information of a city, one record per city: contact details and the help notice that slides in for 2 seconds (000 2.2 help-center, 2.3; 001 7.3 help-center-city GET/POST/PUT without {id}).
+ */
+export interface HelpCenterCity {
+  id?: number;
+  title: string;
+  description?: string;
+  phone?: string;
+  email?: string;
+  address?: string;
+  business_hours?: string;
+  url?: string;
+  notice?: string;
+  created_at?: string;
+}
+
+/**
+ * An invoice to a shop for its advertisement (000 2.2 invoice/list-invoice; 001 7.5 invoice GET/POST; fields not shown, designed here: number, shop, amount, issue and due dates, status). Show, update and delete are ours.
+ */
+export interface Invoice {
+  id?: number;
+  invoice_number: string;
+  advertisement_id?: number;
+  shop_name: string;
+  description?: string;
+  amount: number;
+  tax?: number;
+  issued_at: string;
+  due_at: string;
+  status?: "unpaid" | "paid" | "overdue" | "cancelled";
+  paid_at?: string;
+  file?: string;
+  created_at?: string;
+}
+
+/**
+ * A pick-up locker of a shop (001 7.14 {city}/api/manager/lockers/ with limit, offset, search and get_all; locker/list-locker, Advertiser). The show path is ours.
+ */
+export interface Locker {
+  id?: number;
+  name: string;
+  location?: string;
+  size?: "small" | "medium" | "large";
+  temperature?: "normal" | "chilled" | "frozen";
+  status?: "available" | "in_use" | "maintenance";
+  note?: string;
+  created_at?: string;
+}
+
+/**
+ * An issue of the town magazine, with a cover image and the issue as a PDF or a link (000 1, 2.2 magazine and magazine-toyonaka: the same calls under the city's prefix; 001 7.6 magazine).
+ */
+export interface Magazine {
+  id?: number;
+  title: string;
+  issue?: string;
+  cover_image?: string;
+  file?: string;
+  url?: string;
+  description?: string;
+  published_at: string;
+  is_public?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A page of the operation manual (guideline) for staff, shops or schools, with an optional attachment (000 1 guidelines, 2.2 guideline; 001 7.5 manual; fields not shown, designed here).
+ */
+export interface Manual {
+  id?: number;
+  title: string;
+  description: string;
+  category?: string;
+  target?: "all" | "operator" | "advertiser" | "school";
+  attachment?: string;
+  sort_order?: number;
+  created_at?: string;
+}
+
+/**
+ * A friend recruitment post of the matching feature, moderated by operators (000 2.2 post/list-post, 3 matching post id and read flag; 001 7.10 GET /api/matching/ with limit, offset, search; DELETE /api/matching/{id}/). Posts come from the app; show is ours.
+ */
+export interface MatchingPost {
+  id?: number;
+  title: string;
+  content: string;
+  user_name?: string;
+  gender?: "male" | "female" | "other";
+  purpose?: string;
+  image?: string;
+  read?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A user's report about a friend recruitment post or its author; operators approve it, and the bell counts the unread ones (000 2.2 post/list-report, 2.3 bell, 3 matching report id, read; matching notification count, 4 approved via an approve action, reports can be marked read; 001 7.9 GET /api/matching/notification/ answers {count}, POST /api/matching/read/; 7.10 GET /api/matching/list_report/, POST /api/matching/{id}/approve_report/). Reports come from the app; show is ours.
+ */
+export interface MatchingReport {
+  id?: number;
+  post_id?: number;
+  post_title: string;
+  reported_user?: string;
+  reporter?: string;
+  reason: "inappropriate" | "spam" | "harassment" | "fake" | "other";
+  comment?: string;
+  approved?: boolean;
+  read?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A user of the matching feature, with the identity-proof state checked on the confirm-gender page (000 2.2 post/confirm-gender, 3 matching user id and read flag; 001 7.10 GET /api/matching/users/ with limit, offset, search). Users come from the app; show is ours.
+ */
+export interface MatchingUser {
+  id?: number;
+  username: string;
+  nickname?: string;
+  gender?: "male" | "female" | "other";
+  age?: number;
+  introduction?: string;
+  identity_confirmed?: boolean;
+  read?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A type of membership pass (000 3: value/id, label/name, color, package_id, product_type, is_passport_price; master pass types keep only package ids containing bal_pass). The spec shows no path: all calls are ours.
+ */
+export interface MembershipPassType {
+  id?: number;
+  name: string;
+  color?: string;
+  package_id: string;
+  product_type?: string;
+  is_passport_price?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A menu item a shop sells through the app (001 7.14 /api/manager/menu_items/ with limit 20, offset and search; menu/list-menu メニュー設定, Advertiser only). The show path is ours.
+ */
+export interface MenuItem {
+  id?: number;
+  name: string;
+  price: number;
+  category?: string;
+  description?: string;
+  image?: string;
+  is_available?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A purchase of a shop's menu item in the app (001 7.14 GET /api/manager/purchases/ and /total/; menu/list-purchase 購入集計, Advertiser only). Purchases are made in the app; the show path is ours.
+ */
+export interface MenuPurchase {
+  id?: number;
+  menu_item?: number;
+  menu_name: string;
+  buyer_name?: string;
+  quantity: number;
+  unit_price?: number;
+  total_price: number;
+  status?: "paid" | "picked_up" | "cancelled" | "refunded";
+  locker?: number;
+  created_at?: string;
+}
+
+/**
+ * A municipality of Japan with its local government code (001 7.3 GET /japan/municipalities with code = the prefecture code, no city prefix), shared by every city. The demo data holds the platform's cities and other major ones.
+ */
+export interface Municipality {
+  id?: number;
+  code: string;
+  prefecture_code: string;
+  name: string;
+  name_kana?: string;
 }
 
 /**
@@ -29,6 +671,166 @@ export interface News {
 }
 
 /**
+ * A push notification to app users: to everyone, chosen users, users matching a condition, users in a map area, users who favourited shops, or passport members (000 3 Notification: title, body, photo_url, read, type, users; 001 7.9 list-notify, which leaves out type_display 28, and the create_* and push calls, which store a notification of the matching type; 001 9 page size 20).
+ */
+export interface Notification {
+  id?: number;
+  title: string;
+  body: string;
+  photo_url?: string;
+  type: "all" | "users" | "condition" | "map" | "favorite" | "passport";
+  type_display?: number;
+  /**
+   * @maxItems 10000
+   */
+  users?: number[];
+  /**
+   * @maxItems 100
+   */
+  advertisements?: number[];
+  lat?: number;
+  lng?: number;
+  radius_m?: number;
+  url?: string;
+  scheduled_at?: string;
+  push_status?: "queued" | "sent" | "failed";
+  read?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A notice from the administration to an operator, unread until opened; the bell counts the unread ones (000 2.3 bell, 4 admin notification unread then read, 5 'Notice: title, description and operator required', 6 Operator gets live admin-notice updates; 001 7.9 notify-operator GET/POST with search, GET/DELETE {id}; read and users). The unread count and mark-read calls are ours.
+ */
+export interface NotifyOperator {
+  id?: number;
+  title: string;
+  description: string;
+  operator: number;
+  users?: number[];
+  read?: boolean;
+  created_at?: string;
+}
+
+/**
+ * An in-app purchase of a passport (001 7.8 GET /api/purchase/transaction-passport/ and /total/; GET /api/purchase/passports/ lists the same rows, halloween=true for halloween passes). Read-only here.
+ */
+export interface PassportTransaction {
+  id?: number;
+  transaction_id: string;
+  user_name: string;
+  package_id?: string;
+  platform: "ios" | "android";
+  status?: "purchased" | "pending" | "refunded" | "failed";
+  amount?: number;
+  env?: "production" | "sandbox";
+  pass_name?: string;
+  pass_type?: number;
+  is_halloween?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A voucher of a shop passport (001 7.8 /api/special-voucher/passport-vouchers/: GET, POST, PUT {id}, DELETE {id}); voucher rules of 000 5 (name at most 50, number at most 10 digits and not below the shared count, end later than start).
+ */
+export interface PassportVoucher {
+  id?: number;
+  name: string;
+  advertisement: number;
+  shop_pass?: number;
+  number: number;
+  shared_count?: number;
+  start_date?: string;
+  end_date?: string;
+  description?: string;
+  created_at?: string;
+}
+
+/**
+ * The 47 prefectures of Japan with their JIS X 0401 codes (001 7.3 GET /japan/prefectures, no city prefix), shared by every city.
+ */
+export interface Prefecture {
+  id?: number;
+  code: string;
+  name: string;
+  name_en?: string;
+}
+
+/**
+ * A product sold by in-app purchase (001 7.8 GET {city}/api/purchase/product/ with search, offset; PUT {id}/). Create and show are ours; not every product may be switched off (000 5, checked by the console).
+ */
+export interface PurchaseProduct {
+  id?: number;
+  name: string;
+  package_id: string;
+  product_type?: string;
+  price?: number;
+  is_active?: boolean;
+  description?: string;
+  created_at?: string;
+}
+
+/**
+ * An in-app purchase of a product (001 7.8 GET /api/purchase/transaction/ and /total/ with search, platform, status, start_date, end_date, offset, user_name). Written by the stores' notifications; read-only here.
+ */
+export interface PurchaseTransaction {
+  id?: number;
+  transaction_id: string;
+  user_name: string;
+  package_id?: string;
+  platform: "ios" | "android";
+  status?: "purchased" | "pending" | "refunded" | "failed";
+  amount?: number;
+  env?: "production" | "sandbox";
+  product?: number;
+  created_at?: string;
+}
+
+/**
+ * A reservation at a shop (000 2.2 reserve; 000 4 statuses waiting, accept, expired, cancel, waiting-cancel; 001 9 page size 20). 001 does not show its calls: all paths are ours.
+ */
+export interface Reservation {
+  id?: number;
+  customer_name: string;
+  phone_number?: string;
+  email?: string;
+  shop_name?: string;
+  /**
+   * id of the shop advertisement
+   */
+  advertisement?: number;
+  reserved_at: string;
+  number_of_people: number;
+  course?: string;
+  note?: string;
+  status: "waiting" | "accept" | "expired" | "cancel" | "waiting-cancel";
+  created_at?: string;
+}
+
+/**
+ * A user's review of a shop, rated 1 to 5, with one reply (000 2.2 review (Operator), review-ranking/{id}; 3 Review: latestContent, rate, created_at, a reply per review; 001 7.11 review GET/POST with search and offset, GET/PUT/DELETE {id}/; 8 a create or edit failure alerts the server's message field). POST /api/review-reply/{id} is its create-child action reply_create; the ranking (rate totals per shop) and the reply reading are ours.
+ */
+export interface Review {
+  id?: number;
+  latestContent: string;
+  rate: number;
+  advertisement_id?: number;
+  shop_name?: string;
+  user_name?: string;
+  is_hidden?: boolean;
+  created_at?: string;
+}
+
+/**
+ * The reply to a review, one per review (000 3 a reply per review; 001 7.11 POST /api/review-reply/{id} with the reply as body, {id} being the review: served by the review's create-child action 'reply_create', which stores {id} in review_id; 8 a reply failure alerts the detail field). The list, create without {id}, show, update and delete are ours. No demo rows: each row refers to a review.
+ */
+export interface ReviewReply {
+  id?: number;
+  review_id: number;
+  content: string;
+  created_at?: string;
+}
+
+/**
  * A scene (usage situation) that advertisements and passes are grouped by (000 3, 5; 001 7.4).
  */
 export interface Scene {
@@ -37,5 +839,387 @@ export interface Scene {
   label?: string;
   category: string;
   type?: "normal" | "member_pass" | "halloween";
+  created_at?: string;
+}
+
+/**
+ * A school of the city with its groups, classes, teachers and families (000 3, 6; 001 7.13). President and Teacher work in their own school; the school pages are under the group route of 000 2.2.
+ */
+export interface School {
+  id?: number;
+  name: string;
+  school_type?: "elementary" | "junior_high" | "high" | "special_needs" | "other";
+  principal_name?: string;
+  address?: string;
+  phone_number?: string;
+  description?: string;
+  created_at?: string;
+}
+
+/**
+ * A class of a school group, with its students and parents; mail_qr mails the class QR code to the parents (001 7.13). The collection list and create paths are ours.
+ */
+export interface SchoolClass {
+  id?: number;
+  name: string;
+  school: number;
+  school_group?: number;
+  homeroom_teacher?: number;
+  description?: string;
+  qr_mailed?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A group (year or team) of a school, made by POST /api/school/{id}/add_group/ and served at /api/group-class/{id}/ (001 7.13). The collection list and create paths are ours.
+ */
+export interface SchoolGroup {
+  id?: number;
+  name: string;
+  school: number;
+  grade?: number;
+  description?: string;
+  created_at?: string;
+}
+
+/**
+ * A notice from a school's president or teacher to chosen groups, classes, parents and teachers (000 2.2 group/notification; 001 7.9 school: GET /api/school/{schoolId}/notifications/, POST /api/school/{schoolId}/notification/; president push: .../president/{id}/search/ and .../push_notification/ with {id} read as the school). The spec paths carry the school as {id}; they are aliases of our /api/school-notification/ list and create, where the school is the school_id field (filter and body), so the console can call them without a school in the path; show and delete are ours.
+ */
+export interface SchoolNotification {
+  id?: number;
+  school_id: number;
+  title: string;
+  body: string;
+  photo_url?: string;
+  groups?: number[];
+  classes?: number[];
+  parents?: number[];
+  teachers?: number[];
+  created_at?: string;
+}
+
+/**
+ * The halloween-pass benefit of a shop (001 7.8 base /api/passport/shop-halloween/: GET list; PUT {id}/; POST {id}/pass_update/ adds the pass of shop (advertisement) {id}, declared as an action of the advertisement; DELETE {id}/pass_destroy/; POST {id}/pass_toggle_pick/; GET {id}/qrcode/; GET pass_detail/). A created pass goes to the top of the list, an edited one is replaced, a deleted one removed (000 4).
+ */
+export interface ShopHalloweenPass {
+  id?: number;
+  advertisement: number;
+  name: string;
+  pass_type?: number;
+  benefit: string;
+  image?: string;
+  color?: string;
+  is_pick?: boolean;
+  created_at?: string;
+}
+
+/**
+ * The member-pass benefit of a shop (001 7.8 base /api/passport/shop-member-pass/: GET list; PUT {id}/; POST {id}/pass_update/ adds the pass of shop (advertisement) {id}, declared as an action of the advertisement; DELETE {id}/pass_destroy/; POST {id}/pass_toggle_pick/; GET {id}/qrcode/; GET pass_detail/). A created pass goes to the top of the list, an edited one is replaced, a deleted one removed (000 4).
+ */
+export interface ShopMemberPass {
+  id?: number;
+  advertisement: number;
+  name: string;
+  pass_type?: number;
+  benefit: string;
+  image?: string;
+  color?: string;
+  is_pick?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A voucher of a special-voucher pass (001 7.8 /api/special-voucher/vouchers/ with search, pass_id; 000 5: name at most 50, number at most 10 digits and not below the count already shared, owner must exist, end later than start). Only the collection path is shown: the methods and {id}/ calls are ours in the same style.
+ */
+export interface SpecialVoucher {
+  id?: number;
+  name: string;
+  pass_id: number;
+  number: number;
+  shared_count?: number;
+  owner: string;
+  start_date?: string;
+  end_date?: string;
+  description?: string;
+  created_at?: string;
+}
+
+/**
+ * A pass of the special vouchers (001 7.8 base /api/special-voucher/pass/; 000 5: pass name required, at most 20; price required, at most 10 digits; colour #RRGGBB). GET /api/special-voucher/get_all_pass/ lists the same rows (is_premium=true for premium passes).
+ */
+export interface SpecialVoucherPass {
+  id?: number;
+  name: string;
+  price: number;
+  color?: string;
+  is_premium?: boolean;
+  description?: string;
+  created_at?: string;
+}
+
+/**
+ * The stamp-card service of a shop (001 7.5: GET /api/stamp-card/shop-service/get_or_create/, PUT /api/stamp-card/shop-service/{id}/). Fields are not shown in the spec: ours.
+ */
+export interface StampCard {
+  id?: number;
+  advertisement: number;
+  stamps_required: number;
+  reward: string;
+  note?: string;
+  is_active?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A railway station of the city, used by the map and work pages (001 7.3 GET city/station/ with limit 1000, 9 station list limit 1000; 000 5 latitude -85 to 85, longitude -180 to 180). Writes are ours.
+ */
+export interface Station {
+  id?: number;
+  name: string;
+  name_kana?: string;
+  line?: string;
+  lat?: number;
+  lng?: number;
+  sort_order?: number;
+  created_at?: string;
+}
+
+/**
+ * A user's survey answer given with a pass purchase (001 7.14 GET /api/survey/get_list/, /transaction_surveys/, /summary_surveys/, /{id}/, /user_serveys/?username; survey-list 申し込み一覧 of the pass groups). Answers are made in the app.
+ */
+export interface Survey {
+  id?: number;
+  username: string;
+  pass_name?: string;
+  transaction_id?: string;
+  age_group?: "under_20" | "20s" | "30s" | "40s" | "50s" | "60s" | "over_70";
+  gender?: "female" | "male" | "other" | "no_answer";
+  residence?: string;
+  visit_count?: number;
+  amount?: number;
+  satisfaction?: number;
+  comment?: string;
+  created_at?: string;
+}
+
+/**
+ * A teacher of a school, listed by GET /api/school/{id}/teachers/ (000 3, 6; 001 7.13); the classes a teacher has are the classes naming him as homeroom teacher. Teacher accounts themselves are users: adding and removing them (POST /api/users/add_teacher/, PUT /api/users/{id}/remove_teacher/) belongs to the users area; this resource holds the school-side record. Paths of its own CRUD are ours.
+ */
+export interface Teacher {
+  id?: number;
+  name: string;
+  username?: string;
+  email?: string;
+  phone_number?: string;
+  school: number;
+  school_group?: number;
+  subject?: string;
+  created_at?: string;
+}
+
+/**
+ * A clock-in and clock-out record of a staff member (000 2.2 timecard; 001 7.14 says its paths are not shown: all paths are ours).
+ */
+export interface Timecard {
+  id?: number;
+  staff_name: string;
+  work_place?: string;
+  clock_in: string;
+  clock_out?: string;
+  break_minutes?: number;
+  note?: string;
+  created_at?: string;
+}
+
+/**
+ * A post of the city's timeline feed (000 2.2 timeline; 001 9 page size 20; the calls are not shown: /api/timeline/ is ours).
+ */
+export interface Timeline {
+  id?: number;
+  title: string;
+  description: string;
+  image?: string;
+  category?: string;
+  url?: string;
+  published_at?: string;
+  is_pinned?: boolean;
+  created_at?: string;
+}
+
+/**
+ * A time sale of one shop (000 3 Timesale, 5 Time sale; 001 7.7): title, display condition, use condition, number, advertisement and deadline required; validInterval {start, end} with the end later than now and than the start. Operators list the same rows at /api/operator-timesale.
+ */
+export interface Timesale {
+  id?: number;
+  title: string;
+  advertisement: number;
+  display_condition: string;
+  use_condition: string;
+  number: number;
+  validInterval?: {
+    start: string;
+    end: string;
+  };
+  deadline: string;
+  created_at?: string;
+}
+
+/**
+ * An advertisement picked for the top of the app on a date that is not in the past (000 4, 5; 001 7.5). Making the ad private removes it from the top (console confirmation).
+ */
+export interface TopAdvertisement {
+  id?: number;
+  advertisement: number;
+  date: string;
+  position?: number;
+  created_at?: string;
+}
+
+/**
+ * A shop's request to have a post published on the city's social account, reviewed by operators (000 2.2 tweet-request, Operator; 3 tweet request id; 001 7.10 GET /api/tweet-request/request/ with search and offset, PUT and DELETE by {id}/). Requests come from shops; show is ours.
+ */
+export interface TweetRequest {
+  id?: number;
+  content: string;
+  image?: string;
+  advertisement_id?: number;
+  shop_name?: string;
+  user_name?: string;
+  status?: "pending" | "approved" | "rejected";
+  note?: string;
+  created_at?: string;
+}
+
+/**
+ * The delivery of a push notification to one user, with its read state (000 4 unread, then read after opening; 001 7.9 user-notify: GET with notification_id, POST, PUT by id; the full path is not shown, /api/user-notify/ is ours). No demo rows: each row refers to a notification.
+ */
+export interface UserNotify {
+  id?: number;
+  notification_id: number;
+  user_id: number;
+  read?: boolean;
+  read_at?: string;
+  created_at?: string;
+}
+
+/**
+ * A use of a voucher or of pass points (001 7.8: GET point_history, halloween_history/ (halloween=true), statistics_vouchers/ totals per voucher, statistics_vouchers/summary/ totals, statistics_vouchers/{id}/ the uses of one voucher). Statistic rows carry env, total_money, total_user, user_name (000 3). Written by the app; read-only here.
+ */
+export interface VoucherUsage {
+  id?: number;
+  voucher: number;
+  pass_id?: number;
+  user_name: string;
+  points?: number;
+  amount?: number;
+  env?: "production" | "sandbox";
+  is_halloween?: boolean;
+  created_at?: string;
+}
+
+/**
+ * The seven job cities and their coordinates (001 9: akashi, kusatsu, takatsuki, toyonaka, fujisawa, settsu, nishinomiya), shared by every city. The path is ours.
+ */
+export interface WorkCity {
+  id?: number;
+  city: string;
+  name_ja: string;
+  lat: number;
+  lng: number;
+}
+
+/**
+ * A condition of a full-time job listing (001 7.14 create on /api/work/fulltime_condition/, PUT/DELETE {id}/). The list and show paths are ours.
+ */
+export interface WorkFulltimeCondition {
+  id?: number;
+  recruitment: number;
+  condition_type: "qualification" | "insurance" | "bonus" | "benefits" | "other";
+  content: string;
+  created_at?: string;
+}
+
+/**
+ * The working hours of a full-time job listing (001 7.14 create on /api/work/fulltime_time/, PUT/DELETE {id}/). The list and show paths are ours.
+ */
+export interface WorkFulltimeTime {
+  id?: number;
+  recruitment: number;
+  start_time: string;
+  end_time: string;
+  break_minutes?: number;
+  holidays?: string;
+  note?: string;
+  created_at?: string;
+}
+
+/**
+ * A genre of job listings (work), loaded as a tree through parent_id (001 7.4 work genres). Only GET /api/work/tree-genre/ is shown; the writes are ours in the same style.
+ */
+export interface WorkGenre {
+  id?: number;
+  name: string;
+  parent_id?: number | null;
+  isLeaf?: boolean;
+  order?: number;
+  created_at?: string;
+}
+
+/**
+ * A condition of a part-time job listing (001 7.14 create on /api/work/parttime_condition/, PUT/DELETE {id}/). The list and show paths are ours.
+ */
+export interface WorkParttimeCondition {
+  id?: number;
+  recruitment: number;
+  condition_type: "qualification" | "work_days" | "benefits" | "welcome" | "other";
+  content: string;
+  created_at?: string;
+}
+
+/**
+ * A shift of a part-time job listing (001 7.14 create on /api/work/parttime_time/, PUT/DELETE {id}/). The list and show paths are ours.
+ */
+export interface WorkParttimeTime {
+  id?: number;
+  recruitment: number;
+  name: string;
+  start_time: string;
+  end_time: string;
+  weekdays?: string;
+  min_days_per_week?: number;
+  break_minutes?: number;
+  note?: string;
+  created_at?: string;
+}
+
+/**
+ * A job listing of a shop or company (001 7.14: GET /api/work/operator/advertisement/ with offset and search, POST /api/work/recruitment/, PUT/DELETE /api/work/recruitment/{id}/; work route). 000 5 Job: the posting ends after it starts; the salary type is hourly, daily, monthly or other, given as a range (salary_min to salary_max) or not (salary_min alone); salaries are numbers. Its working hours and conditions are the work_parttime_* and work_fulltime_* resources.
+ */
+export interface WorkRecruitment {
+  id?: number;
+  title: string;
+  company_name: string;
+  /**
+   * id of the shop advertisement offering the job
+   */
+  advertisement?: number;
+  employment_type: "part_time" | "full_time";
+  work_city?: "akashi" | "kusatsu" | "takatsuki" | "toyonaka" | "fujisawa" | "settsu" | "nishinomiya";
+  /**
+   * id of a node of GET /api/work/tree-genre/
+   */
+  work_genre?: number;
+  description?: string;
+  image?: string;
+  address?: string;
+  lat?: number;
+  lng?: number;
+  posting_start: string;
+  posting_end: string;
+  salary_type: "hourly" | "daily" | "monthly" | "other";
+  salary_range: "no_range" | "range";
+  salary_min: number;
+  salary_max?: number;
+  contact?: string;
   created_at?: string;
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { refineResources, resourceRoutes, routePaths } from '@/console/generated/resource-routes';
-import { allEntries, menuFor } from '@/shared/manifest';
+import { allEntries, routeEntriesFor } from '@/shared/manifest';
 import { registry } from '@/shared/registry';
 
 describe('resource routes', () => {
@@ -27,20 +27,22 @@ describe('resource routes', () => {
     }
   });
 
-  it('menu entries keep their own route (kobe mounts scene at /kobe/scenes)', () => {
-    const routes = resourceRoutes(menuFor('Operator', 'kobe'));
-    expect(routes.map((r) => [r.identifier, r.resource, r.list])).toEqual([
-      ['news', 'news', 'news'],
-      ['event', 'event', 'event'],
-      ['scenes', 'scene', 'scenes'],
-    ]);
-    expect(resourceRoutes(menuFor('Operator', 'fukuoka')).map((r) => r.resource)).not.toContain('scene');
+  it('menu entries keep their own route (scene at /scenes; kobe adds its halloween passes)', () => {
+    const routes = resourceRoutes(routeEntriesFor('Operator', 'kobe'));
+    expect(routes.map((r) => [r.identifier, r.resource, r.list])).toEqual(
+      expect.arrayContaining([
+        ['news', 'news', 'news'],
+        ['scenes', 'scene', 'scenes'],
+        ['halloween-shop', 'shop_halloween_pass', 'kobe-halloween/kobe-bread/shop'],
+      ]),
+    );
+    expect(resourceRoutes(routeEntriesFor('Operator', 'fukuoka')).map((r) => r.resource)).not.toContain('shop_halloween_pass');
   });
 
   it('every manifest entry naming a resource resolves to a registry resource', () => {
     const named = allEntries().filter((e) => e.entry.resource);
     expect(named.length).toBeGreaterThan(0);
-    for (const { entry } of named) expect(() => resourceRoutes([entry])).not.toThrow();
+    for (const { entry } of named) expect(() => resourceRoutes([entry], (n) => registry.has(n))).not.toThrow();
   });
 
   it('children are mounted too, and slashes are trimmed', () => {
@@ -51,7 +53,7 @@ describe('resource routes', () => {
     expect(routes[0].list).toBe('sport-news');
   });
 
-  it('an unknown resource is an error', () => {
-    expect(() => resourceRoutes([{ key: 'x', resource: 'nope', icon: 'ReadOutlined', title: 'menu.news' }])).toThrow(/unknown resource/);
+  it('an unknown resource is an error when a registry check is given', () => {
+    expect(() => resourceRoutes([{ key: 'x', resource: 'nope', icon: 'ReadOutlined', title: 'menu.news' }], (n) => registry.has(n))).toThrow(/unknown resource/);
   });
 });

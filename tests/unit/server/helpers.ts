@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { ResourceDef } from '../../../src/shared/registry';
 import { buildApp } from '../../../src/server/app';
 import { loadConfig, type Config } from '../../../src/server/config';
 import type { Database } from '../../../src/server/db/database';
@@ -74,11 +75,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A prepared, seeded database and an app on it (not listening; use `app.inject`). */
-export async function createTestApp(env: Record<string, string> = {}, hook?: (app: FastifyInstance) => void): Promise<TestApp> {
+/**
+ * A prepared, seeded database and an app on it (not listening; use `app.inject`). `resources`
+ * replaces the registry (tests of the generic mechanisms on test-only schemas).
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  hook?: (app: FastifyInstance) => void,
+  options: { resources?: ReadonlyMap<string, ResourceDef> } = {},
+): Promise<TestApp> {
   const { db, cleanup } = await openTestDatabase();
-  await prepareDatabase(db, { demo: true });
-  const app = await buildApp({ db, config: testConfig(env) });
+  await prepareDatabase(db, { demo: true, resources: options.resources });
+  const app = await buildApp({ db, config: testConfig(env), resources: options.resources });
   hook?.(app);
   await app.ready();
   return {

@@ -77,8 +77,7 @@ describe('lists', () => {
     const body = (await get('/sanda/api/city/admin-news/?created_on_news=Sports', admin)).json();
     expect(body.total_length).toBe(5);
     expect(body.content.every((r: { created_on_news: string }) => r.created_on_news === 'Sports')).toBe(true);
-    const kobe = (await get(`${NEWS}?created_on_news=Sports`)).json();
-    expect(kobe.content.map((r: { title: string }) => r.title)).toEqual(['少年サッカー大会 結果のお知らせ']);
+    expect(body.content.map((r: { title: string }) => r.title)).toEqual(['n20', 'n15', 'n10', 'n05', 'n00']);
   });
 
   it('filters events by period with type=not_yet|showing|ended', async () => {
@@ -106,9 +105,15 @@ describe('lists', () => {
   });
 
   it('serves list aliases and equals filters of other resources (scenes)', async () => {
-    const all = (await get('/kobe/api/scenes/')).json();
+    // Own rows in a city the seed does not fill, so the demo data (schema examples) may change.
+    await createRecords(t.db, getResource('scene'), 'kawasaki', [
+      { name: 'ランチ', category: 'グルメ' },
+      { name: 'デート', category: 'レジャー' },
+      { name: '会員パス', category: 'パス', type: 'member_pass' },
+    ], { userId: null });
+    const all = (await get('/kawasaki/api/scenes/', admin)).json();
     expect(all.total_length).toBe(3);
-    const passes = (await get('/kobe/api/scene/?type=member_pass')).json();
+    const passes = (await get('/kawasaki/api/scene/?type=member_pass', admin)).json();
     expect(passes.content.map((r: { name: string }) => r.name)).toEqual(['会員パス']);
   });
 });

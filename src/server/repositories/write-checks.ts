@@ -1,0 +1,101 @@
+/**
+ * Checks of a write that need the database (schemas/meta/resource.schema.json field extensions):
+ * - `x-ref: "<resource>"`: the value (an id, or a list of ids) names rows of that resource in the
+ *   same city (global resources: their shared rows); else the field error
+ *   `validation.generic.x-ref` (or the field's `x-messages["x-ref"]`);
+ * - `x-upload: {kind, maxItems}`: the value (a URL, or a list of URLs) names files uploaded through
+ *   POST /{city}/api/files/ of the right kind (000 5 Files: documents and flyers PDF; images jpg,
+ *   png, gif), at most `maxItems` of them (flyers at most 2); else `validation.generic.x-upload`, or
+ *   `validation.generic.maxItems` (or the field's `x-messages.maxItems`) for too many.
+ * Values the stored row already had are not checked again (a deleted reference or a demo URL does not
+ * block editing other fields). Messages carry a Japanese `defaultValue` until the locales hold the keys.
+ */
+import type { ResourceDef } from '../../shared/registry';
+import { messageKey, type FieldErrors } from '../../shared/validation';
+import type { Queryable } from '../db/database';
+import { storageCity, tableName } from '../db/resource-tables';
+import { fileNameOfUrl } from '../files/file-names';
+import { HttpError } from '../http-error';
+
+const ACCEPTED: Record<string, { kinds: string[]; label: string }> = {
+  image: { kinds: ['image'], label: 'JPEG, PNG, GIF' },
+  pdf: { kinds: ['pdf'], label: 'PDF' },
+  'image-or-pdf': { kinds: ['image', 'pdf'], label: 'JPEG, PNG, GIF, PDF' },
+};
+
+/** Default texts of the keys this module uses, shown while the locales do not have them. */
+export const DEFAULT_MESSAGES = {
+  'validation.generic.x-ref': '指定された参照先が存在しません。',
+  'validation.generic.x-upload': 'アップロードしたファイル（{{accepted}}）を指定してください。',
+  'validation.generic.maxItems': '{{limit}}件以内で指定してください。',
+} as const;
+
+function values(value: unknown): unknown[] {
+  if (value === undefined || value === null || value === '') return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function add(errors: FieldErrors, def: ResourceDef, field: string, keyword: string, params: Record<string, unknown>): void {
+  const key = messageKey(def.schema, field, keyword);
+  const defaultValue = (DEFAULT_MESSAGES as Record<string, string>)[key];
+  (errors[field] ??= []).push({ key, params: { field, ...params, ...(defaultValue ? { defaultValue } : {}) } });
+}
+
+/**
+ * Checks the `x-ref` and `x-upload` fields of `data`, a record about to be stored in `city` (a storage
+ * key). `previous` is the stored data of an update. `resources` resolves `x-ref` names.
+ * Errors: 400 `validation` with the field errors.
+ */
+export async function checkWrite(
+  tx: Queryable,
+  def: ResourceDef,
+  city: string,
+  data: Record<string, unknown>,
+  previous: Record<string, unknown> | null,
+  resources: ReadonlyMap<string, ResourceDef>,
+): Promise<void> {
+  const errors: FieldErrors = {};
+  const uploads: Array<{ field: string; name: string | null; kinds: string[]; accepted: string }> = [];
+  for (const [field, prop] of Object.entries(def.schema.properties)) {
+    const ref = prop['x-ref'];
+    const upload = prop['x-upload'];
+    if (!ref && !upload) continue;
+    const before = new Set(values(previous?.[field]).map((v) => JSON.stringify(v)));
+    const list = values(data[field]);
+    const fresh = list.filter((v) => !before.has(JSON.stringify(v)));
+    if (ref && fresh.length > 0) {
+      const target = resources.get(ref);
+      const ids = fresh.map((v) => (typeof v === 'number' || (typeof v === 'string' && /^\d{1,15}$/.test(v)) ? Number(v) : NaN));
+      const valid = ids.filter((n) => Number.isSafeInteger(n) && n > 0);
+      let found = new Set<number>();
+      if (target && valid.length > 0) {
+        const rows = await tx.query<{ id: number }>(`SELECT id FROM ${tableName(target)} WHERE city = $1 AND id = ANY($2::bigint[])`, [
+          storageCity(target, city),
+          valid,
+        ]);
+        found = new Set(rows.map((r) => Number(r.id)));
+      }
+      const missing = ids.filter((n) => !found.has(n));
+      if (missing.length > 0) add(errors, def, field, 'x-ref', { ref, value: fresh[ids.indexOf(missing[0])] });
+    }
+    if (upload) {
+      const accepted = ACCEPTED[upload.kind];
+      if (upload.maxItems !== undefined && list.length > upload.maxItems) {
+        add(errors, def, field, 'maxItems', { limit: upload.maxItems, max: upload.maxItems });
+        continue;
+      }
+      for (const v of fresh) uploads.push({ field, name: fileNameOfUrl(v), kinds: accepted.kinds, accepted: accepted.label });
+    }
+  }
+  const names = uploads.map((u) => u.name).filter((n): n is string => n !== null);
+  const kinds = new Map<string, string>();
+  if (names.length > 0) {
+    for (const r of await tx.query<{ name: string; kind: string }>('SELECT name, kind FROM files WHERE name = ANY($1::text[])', [names])) kinds.set(r.name, r.kind);
+  }
+  for (const u of uploads) {
+    const kind = u.name ? kinds.get(u.name) : undefined;
+    if (kind && u.kinds.includes(kind)) continue;
+    if (!errors[u.field]?.length) add(errors, def, u.field, 'x-upload', { accepted: u.accepted });
+  }
+  if (Object.keys(errors).length > 0) throw new HttpError('validation', { fieldErrors: errors });
+}

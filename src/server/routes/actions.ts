@@ -1,0 +1,128 @@
+/**
+ * The actions of a resource (`x-resource.actions`; 001 7 calls that are not plain CRUD), one generic
+ * handler per kind (schemas/meta/resource.schema.json). The row is the first placeholder after the
+ * city (`{id}`, `{name}`, `{schoolId}`, `{idCommon}`…); the ability action checked is the action's
+ * `permission` on the resource.
+ * - set          {id} → 200 row with `set` stored
+ * - toggle       {id} → 200 row with boolean `field` flipped
+ * - set-all      → 200 {count} rows matching `where` given `set`
+ * - count        → 200 {count} rows of the list (its filters and search) matching `where`
+ * - children     {id} → 200 list of `resource` rows whose `parentField` is {id} (the child's list params)
+ * - create-child {id} → 201 `resource` row with `parentField` = {id} (and `set`)
+ * - bulk-update  body {ids, ...fields} → 200 {count, content}
+ * - export       → 200 text/csv of the list (its filters, search and order), UTF-8 with BOM, formula-escaped
+ * - sum          → 200 {count, sums} or, with `groupBy`, {content: [{group, count, sums}]}
+ * - show         {id} → 200 row
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ActionDef, ResourceDef } from '../../shared/registry';
+import { toCsv } from '../csv';
+import { storageCity } from '../db/resource-tables';
+import { actionOperation } from '../openapi/operations';
+import { idParamOf } from '../paths';
+import { bulkUpdate, changeRecord, countRecords, setAll, sumRecords } from '../repositories/action-repository';
+import type { Match } from '../repositories/record-query';
+import { allRecords, createRecord, getRecord, listRecords, parseId } from '../repositories/resource-repository';
+import { registerCall, type CallContext } from './call-route';
+
+/** The most rows an export answers. */
+export const MAX_EXPORT_ROWS = 100_000;
+
+const NEEDS_ROW = new Set<ActionDef['kind']>(['set', 'toggle', 'children', 'create-child', 'show']);
+
+function problem(def: ResourceDef, action: ActionDef, text: string): Error {
+  return new Error(`schemas/${def.schema.$id}.schema.json: action '${action.name}' (${action.kind}) ${text}`);
+}
+
+/** The value a child stores in its parent field: the id as the field's type wants it. */
+function parentValue(child: ResourceDef, field: string, id: number): unknown {
+  const type = child.schema.properties[field]?.type;
+  const types = Array.isArray(type) ? type : [type];
+  if (types.includes('array')) return [id];
+  if (types.includes('integer') || types.includes('number')) return id;
+  return String(id);
+}
+
+function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, resources: ReadonlyMap<string, ResourceDef>): (c: CallContext) => Promise<unknown> {
+  const { db } = app;
+  const where = (action.where ?? {}) as Record<string, unknown>;
+  const list = def.api.list;
+  const listMatch: Match = { where: { ...list.where, ...where }, exclude: list.exclude };
+  const auditAction = `action:${action.name}`;
+  const query = (c: CallContext) => c.request.query as Record<string, unknown>;
+  const child = action.resource ? resources.get(action.resource) : undefined;
+  switch (action.kind) {
+    case 'set':
+      return (c) => changeRecord(db, def, c.key, c.id, () => ({ ...(action.set ?? {}) }), c.actor, { match: { where }, resources, auditAction });
+    case 'toggle': {
+      const field = action.field;
+      if (!field) throw problem(def, action, 'needs `field`');
+      return (c) => changeRecord(db, def, c.key, c.id, (data) => ({ [field]: data[field] !== true }), c.actor, { match: { where }, resources, auditAction });
+    }
+    case 'set-all':
+      if (!action.set) throw problem(def, action, 'needs `set`');
+      return async (c) => ({ count: await setAll(db, def, c.key, action.set ?? {}, { where }, c.actor, auditAction) });
+    case 'count':
+      return async (c) => ({ count: await countRecords(db, def, c.key, query(c), listMatch) });
+    case 'sum':
+      return (c) => sumRecords(db, def, c.key, query(c), listMatch, action.fields ?? [], action.groupBy);
+    case 'show':
+      return (c) => getRecord(db, def, c.key, c.id, { where });
+    case 'bulk-update':
+      return (c) => bulkUpdate(db, def, c.key, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where }, resources, auditAction });
+    case 'export': {
+      const columns = action.fields ?? Object.keys(def.schema.properties);
+      return async (c) => {
+        const rows = await allRecords(db, def, c.key, query(c), listMatch, MAX_EXPORT_ROWS);
+        const csv = toCsv(
+          columns,
+          rows.map((r) => columns.map((f) => r[f])),
+        );
+        return c.reply
+          .code(200)
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${def.name}.csv"`)
+          .header('x-content-type-options', 'nosniff')
+          .send(csv);
+      };
+    }
+    case 'children':
+    case 'create-child': {
+      const parentField = action.parentField;
+      if (!child || !parentField) throw problem(def, action, 'needs `resource` and `parentField`');
+      const childWhere = (action.where ?? {}) as Record<string, unknown>;
+      if (action.kind === 'children') {
+        return async (c) => {
+          const id = parseId(c.id);
+          await getRecord(db, def, c.key, id);
+          return listRecords(db, child, storageCity(child, c.named), query(c), { where: { ...child.api.list.where, ...childWhere }, exclude: child.api.list.exclude, parent: { field: parentField, id } });
+        };
+      }
+      return async (c) => {
+        const id = parseId(c.id);
+        await getRecord(db, def, c.key, id);
+        const forced = { ...child.api.create?.where, ...(action.set ?? {}), [parentField]: parentValue(child, parentField, id) };
+        return createRecord(db, child, storageCity(child, c.named), c.request.body ?? {}, c.actor, { forced, resources, auditAction });
+      };
+    }
+  }
+}
+
+/** Registers the actions of `def`. Throws when an action misses what its kind needs (naming the schema). */
+export function registerActionRoutes(app: FastifyInstance, def: ResourceDef, resources: ReadonlyMap<string, ResourceDef>): void {
+  for (const action of def.actions) {
+    if (NEEDS_ROW.has(action.kind) && idParamOf(action.path) === null) throw problem(def, action, `needs a placeholder for the row in its path ${action.path}`);
+    const child = action.resource ? resources.get(action.resource) : undefined;
+    registerCall(app, {
+      def,
+      method: action.method,
+      path: action.path,
+      aliases: action.aliases,
+      permission: action.permission,
+      owner: `${def.name}.action:${action.name}`,
+      status: action.kind === 'create-child' ? 201 : 200,
+      operation: (path, alias) => actionOperation(def, action, path, alias, child),
+      handler: handlerOf(app, def, action, resources),
+    });
+  }
+}

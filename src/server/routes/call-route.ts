@@ -1,0 +1,112 @@
+/**
+ * One route of a registry call (CRUD call or action, 001 7): its paths (path and aliases), the city it
+ * works in, the one `authorize` check, the row id placeholder, the answer status and its OpenAPI
+ * operation. Nothing here is per entity.
+ *
+ * City of a call: `{city}` when the path has it. Otherwise the literal first segment names the city
+ * when it is one (`/advertiser/api/status/{id}/`), else the path names no city (`/japan/prefectures`):
+ * the call is authorized as in the `default` city and works on the global rows. Rows of global
+ * resources are stored under the city key `*` whatever the path's city.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Action, ApiCall, ResourceDef } from '../../shared/registry';
+import type { City, Profile } from '../../shared/roles';
+import { authorize } from '../auth/authorize';
+import type { Database } from '../db/database';
+import { storageCity } from '../db/resource-tables';
+import type { OpenApiOperation } from '../openapi/operations';
+import { idParamOf, literalCityOf, routeKey, toRoutePath } from '../paths';
+import { findCity } from '../repositories/city-repository';
+import type { Actor } from '../repositories/resource-repository';
+
+/** What a call handler gets. */
+export interface CallContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  profile: Profile;
+  /** The city the caller was authorized in (`default` for a path with no city). */
+  city: City;
+  /** The city the path names, or null for a path that names none. */
+  named: string | null;
+  /** The city key rows of this resource are read and written under (`*` for global rows). */
+  key: string;
+  /** The value of the row placeholder (the first one after the city), if the path has one. */
+  id: string | undefined;
+  actor: Actor;
+}
+
+export interface CallRoute {
+  def: ResourceDef;
+  method: ApiCall['method'];
+  path: string;
+  aliases?: readonly string[];
+  /** The ability action checked on the resource. */
+  permission: Action;
+  /** Who declares it, for error messages (`news.list`, `flyer.action:approve`). */
+  owner: string;
+  /** Answer status (204 sends no body). */
+  status: number;
+  /** The OpenAPI operation of one of its paths. */
+  operation: (path: string, alias: number) => OpenApiOperation;
+  /** The answer; a handler that sends the reply itself answers the reply. */
+  handler: (ctx: CallContext) => Promise<unknown>;
+}
+
+const declared = new WeakMap<FastifyInstance, Map<string, string>>();
+const knownCities = new WeakMap<Database, Map<string, boolean>>();
+
+async function isCity(db: Database, name: string): Promise<boolean> {
+  let cache = knownCities.get(db);
+  if (!cache) knownCities.set(db, (cache = new Map()));
+  let known = cache.get(name);
+  if (known === undefined) {
+    known = (await findCity(db, name)) !== null;
+    cache.set(name, known);
+  }
+  return known;
+}
+
+/**
+ * Registers a call on every one of its paths. Throws when another registry call already declared
+ * the same method and path (two schemas claiming one route), naming both.
+ */
+export function registerCall(app: FastifyInstance, route: CallRoute): void {
+  let seen = declared.get(app);
+  if (!seen) declared.set(app, (seen = new Map()));
+  const paths = [...new Set([route.path, ...(route.aliases ?? [])])];
+  paths.forEach((path, alias) => {
+    const key = routeKey(route.method, path);
+    const other = seen.get(key);
+    if (other === route.owner) return; // an alias that differs only by its trailing slash
+    if (other) throw new Error(`routes: ${route.method} ${path} is declared by both ${other} and ${route.owner}`);
+    seen.set(key, route.owner);
+    const idParam = idParamOf(path, route.def.idField);
+    const literal = literalCityOf(path);
+    app.route({
+      method: route.method,
+      url: toRoutePath(path),
+      config: { api: true, openapi: route.operation(path, alias) },
+      handler: async (request, reply) => {
+        const params = (request.params ?? {}) as Record<string, string | undefined>;
+        let named: string | null;
+        if (path.includes('{city}')) named = params.city ?? null;
+        else named = literal !== null && (await isCity(app.db, literal)) ? literal : null;
+        const { profile, city } = await authorize(request, route.permission, route.def.name, { city: named });
+        const ctx: CallContext = {
+          request,
+          reply,
+          profile,
+          city,
+          named,
+          key: storageCity(route.def, named),
+          id: idParam ? params[idParam] : undefined,
+          actor: { userId: profile.id },
+        };
+        const answer = await route.handler(ctx);
+        if (answer === reply) return reply;
+        if (route.status === 204) return reply.code(204).send();
+        return reply.code(route.status).send(answer);
+      },
+    });
+  });
+}

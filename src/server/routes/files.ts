@@ -1,0 +1,183 @@
+/**
+ * Uploads (000 5 Files; 001 9 Text and file limits). Paths ours: the spec shows none.
+ * - POST /{city}/api/files/?kind=image|pdf&name=<original name>  body: the file's bytes
+ *   (Content-Type application/octet-stream, image/jpeg, image/png, image/gif or application/pdf; no
+ *   multipart: @fastify/multipart is not installed) → 201 {url, name, kind, content_type, bytes, width?, height?}.
+ *   The BYTES decide the type (magic numbers of JPEG, PNG, GIF, PDF), never the name or the declared
+ *   type; image size comes from the header only. Refused with 400 `validation` and a message naming
+ *   the rule, nothing stored: another type (a renamed executable), a kind other than `kind`, an image
+ *   over 15,728,640 bytes or over 178,956,970 pixels (width × height) or whose size cannot be read, a
+ *   PDF over 40,000,000 bytes (also the body limit of this route), an empty body.
+ *   Allowed to whoever may create or update a resource with an `x-upload` field in the city.
+ * - GET /files/<name> → the file, with its content type and `X-Content-Type-Options: nosniff`
+ *   (public: names are random; immutable).
+ * Each stored file has a `files` row; fields with `x-upload` accept only such URLs (write-checks.ts).
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ResourceDef } from '../../shared/registry';
+import { authorize } from '../auth/authorize';
+import type { Config } from '../config';
+import { CONTENT_TYPES, EXTENSIONS, FILE_NAME, fileUrl } from '../files/file-names';
+import { openFileStore, type FileStore } from '../files/file-store';
+import { sniff } from '../files/sniff';
+import { HttpError } from '../http-error';
+import { errorAnswer, sendNotFound } from '../plugins/errors';
+import { translatorFor } from '../translator';
+
+/** Limits of 001 9 (Text and file limits). */
+export const IMAGE_MAX_BYTES = 15_728_640;
+export const IMAGE_MAX_PIXELS = 178_956_970;
+export const PDF_MAX_BYTES = 40_000_000;
+
+/** Content types whose body is read as the file's bytes. */
+export const UPLOAD_CONTENT_TYPES = ['application/octet-stream', 'image/jpeg', 'image/png', 'image/gif', 'application/pdf'];
+
+/** Messages of refusals, with their Japanese text until the locales hold the keys. */
+export const UPLOAD_MESSAGES = {
+  'validation.upload.empty': 'ファイルが空です。',
+  'validation.upload.type': 'JPEG・PNG・GIFの画像またはPDFのみアップロードできます（ファイルの中身で判定します）。',
+  'validation.upload.kind': '{{expected}}のファイルを選択してください。',
+  'validation.upload.imageBytes': '画像は{{max}}バイト（15MB）までです（このファイルは{{bytes}}バイトです）。',
+  'validation.upload.pixels': '画像は{{max}}ピクセルまでです（このファイルは{{width}}×{{height}}＝{{pixels}}ピクセルです）。',
+  'validation.upload.size': '画像の縦横の大きさを読み取れません。',
+  'validation.upload.pdfBytes': 'PDFは{{max}}バイトまでです（このファイルは{{bytes}}バイトです）。',
+  'validation.upload.tooLarge': 'ファイルは{{max}}バイトまでです。',
+} as const;
+
+type MessageKey = keyof typeof UPLOAD_MESSAGES;
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+function refuse(request: FastifyRequest, key: MessageKey, params: Record<string, unknown> = {}): HttpError {
+  const all = { ...params, defaultValue: UPLOAD_MESSAGES[key] };
+  const detail = translatorFor(request.headers['accept-language'])(key, all);
+  return new HttpError('validation', { detail, fieldErrors: { file: [{ key, params: { field: 'file', ...all } }] } });
+}
+
+const KIND_LABEL: Record<string, string> = { image: 'JPEG, PNG, GIF', pdf: 'PDF' };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Uploaded files (routes/files.ts). */
+    files: FileStore;
+  }
+}
+
+/** Registers the upload and file routes; opens the file folder of `config.dataDir` (closed with the app). */
+export async function registerFileRoutes(app: FastifyInstance, deps: { config: Config; resources: ReadonlyMap<string, ResourceDef> }): Promise<void> {
+  const store = await openFileStore(deps.config.dataDir);
+  app.decorate('files', store);
+  app.addHook('onClose', () => store.close());
+  const withUploads = [...deps.resources.values()].filter((d) => Object.values(d.schema.properties).some((p) => p['x-upload'])).map((d) => d.name);
+  const subjects = withUploads.length > 0 ? withUploads : ['files'];
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(UPLOAD_CONTENT_TYPES, { parseAs: 'buffer', bodyLimit: PDF_MAX_BYTES }, (_request, body, done) => done(null, body));
+    scope.setErrorHandler((err: FastifyError, request, reply) => {
+      const error = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? refuse(request, 'validation.upload.tooLarge', { max: n(PDF_MAX_BYTES) }) : err;
+      const { status, body, headers } = errorAnswer(error, request);
+      if (status >= 500) request.log.error({ err }, 'request failed');
+      if (headers) reply.headers(headers);
+      return reply.code(status).type('application/json; charset=utf-8').send(body);
+    });
+    scope.post(
+      '/:city/api/files/',
+      {
+        bodyLimit: PDF_MAX_BYTES,
+        config: {
+          api: true,
+          openapi: {
+            operationId: 'files_upload',
+            tags: ['files'],
+            summary: 'Upload an image or a PDF',
+            description:
+              'The body is the file (000 5 Files). The content decides the type: JPEG, PNG or GIF images up to 15,728,640 bytes and 178,956,970 pixels, PDFs up to 40,000,000 bytes (path ours).',
+            parameters: [
+              { name: 'city', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: ['image', 'pdf'] } },
+              { name: 'name', in: 'query', required: false, schema: { type: 'string', maxLength: 255 } },
+            ],
+            requestBody: { required: true, content: Object.fromEntries(UPLOAD_CONTENT_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
+            responses: {
+              '201': { description: 'Stored', content: { 'application/json': { schema: { $ref: '#/components/schemas/UploadedFile' } } } },
+              '400': { $ref: '#/components/responses/Validation' },
+              '401': { $ref: '#/components/responses/Unauthorized' },
+              '403': { $ref: '#/components/responses/Forbidden' },
+            },
+          },
+        },
+      },
+      async (request, reply) => {
+        const { profile, city } = await authorize(request, ['create', 'update'], subjects);
+        const q = request.query as Record<string, unknown>;
+        const bytes = Buffer.isBuffer(request.body) ? request.body : null;
+        if (!bytes || bytes.length === 0) throw refuse(request, 'validation.upload.empty');
+        const found = sniff(bytes);
+        if (!found) throw refuse(request, 'validation.upload.type');
+        const kind = typeof q.kind === 'string' ? q.kind : undefined;
+        if (kind && kind !== 'image-or-pdf' && kind !== found.kind) throw refuse(request, 'validation.upload.kind', { expected: KIND_LABEL[kind] ?? kind });
+        if (found.kind === 'image') {
+          if (bytes.length > IMAGE_MAX_BYTES) throw refuse(request, 'validation.upload.imageBytes', { max: n(IMAGE_MAX_BYTES), bytes: n(bytes.length) });
+          if (!found.width || !found.height) throw refuse(request, 'validation.upload.size');
+          const pixels = found.width * found.height;
+          if (pixels > IMAGE_MAX_PIXELS) {
+            throw refuse(request, 'validation.upload.pixels', { max: n(IMAGE_MAX_PIXELS), width: n(found.width), height: n(found.height), pixels: n(pixels) });
+          }
+        } else if (bytes.length > PDF_MAX_BYTES) {
+          throw refuse(request, 'validation.upload.pdfBytes', { max: n(PDF_MAX_BYTES), bytes: n(bytes.length) });
+        }
+        const ext = EXTENSIONS[found.type];
+        const contentType = CONTENT_TYPES[ext];
+        const name = await store.save(bytes, ext);
+        const original = typeof q.name === 'string' ? q.name.slice(0, 255) : null;
+        try {
+          await app.db.query(
+            `INSERT INTO files (name, city, kind, content_type, bytes, width, height, original_name, user_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+            [name, city.name, found.kind, contentType, bytes.length, found.width, found.height, original, profile.id],
+          );
+        } catch (err) {
+          await store.remove(name);
+          throw err;
+        }
+        const answer: Record<string, unknown> = { url: fileUrl(name), name, kind: found.kind, content_type: contentType, bytes: bytes.length };
+        if (found.kind === 'image') Object.assign(answer, { width: found.width, height: found.height });
+        return reply.code(201).send(answer);
+      },
+    );
+  });
+
+  app.get(
+    '/files/:name',
+    {
+      config: {
+        openapi: {
+          operationId: 'files_get',
+          tags: ['files'],
+          summary: 'An uploaded file',
+          security: [],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: FILE_NAME.source } }],
+          responses: {
+            '200': { description: 'The file', content: Object.fromEntries(Object.values(CONTENT_TYPES).map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
+            '404': { $ref: '#/components/responses/NotFound' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.params as { name: string };
+      if (!FILE_NAME.test(name)) return sendNotFound(request, reply);
+      const path = store.path(name);
+      const info = await stat(path).catch(() => null);
+      if (!info?.isFile()) return sendNotFound(request, reply);
+      return reply
+        .header('content-type', CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)])
+        .header('content-length', String(info.size))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('content-disposition', 'inline')
+        .send(createReadStream(path));
+    },
+  );
+}
