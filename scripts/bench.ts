@@ -15,6 +15,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { getResource } from '../src/shared/registry';
+import { routeEntriesFor } from '../src/shared/manifest';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/database';
 import { prepareDatabase } from '../src/server/db/prepare';
@@ -95,7 +96,7 @@ try {
   }
   const web = await buildApp({ db, config: { ...config, consoleDir: join(root, 'dist/console') } });
   const base = await web.listen({ host: '127.0.0.1', port: 0 });
-  const route = resourceName === 'news' ? 'news' : resourceName;
+  const route = routeEntriesFor('Operator', CITY).find((e) => e.resource === resourceName)?.route ?? resourceName;
   const js = await measureJs({
     'login page': async (page) => {
       await page.goto(`${base}/login`, { waitUntil: 'networkidle' });
