@@ -3,10 +3,10 @@
  * the detail page, and the event form's date-time widgets.
  */
 import { expect, test } from '@playwright/test';
-import { screenshot, signInTo } from './helpers';
+import { screenshot, signInQuickly } from './helpers';
 
 test('an empty scene says シーン名を入力してください。 and カテゴリーを入力してください。', async ({ page }) => {
-  await signInTo(page, 'operator', '神戸市', 'kobe');
+  await signInQuickly(page, 'operator', 'kobe');
   await page.getByTestId('side-menu').getByRole('link', { name: 'シーン' }).click();
   await expect(page).toHaveURL(/\/kobe\/scenes/);
   await page.getByRole('button', { name: '新規作成' }).click();
@@ -18,7 +18,7 @@ test('an empty scene says シーン名を入力してください。 and カテ�
 });
 
 test('a news item opens in its detail page with translated labels', async ({ page }) => {
-  await signInTo(page, 'operator', '神戸市', 'kobe');
+  await signInQuickly(page, 'operator', 'kobe');
   await page.goto('/kobe/news');
   await page.locator('.ant-table-row').first().getByRole('button', { name: '詳細' }).click();
   await expect(page).toHaveURL(/\/kobe\/news\/show\/\d+$/);
@@ -28,7 +28,7 @@ test('a news item opens in its detail page with translated labels', async ({ pag
 });
 
 test('the event form has date-time fields and the events list shows dates', async ({ page }) => {
-  await signInTo(page, 'operator', '神戸市', 'kobe');
+  await signInQuickly(page, 'operator', 'kobe');
   await page.getByTestId('side-menu').getByRole('link', { name: 'イベント' }).click();
   await expect(page.getByRole('columnheader', { name: '開始日時' })).toBeVisible();
   await page.getByRole('button', { name: '新規作成' }).click();
@@ -42,7 +42,7 @@ test('the event form has date-time fields and the events list shows dates', asyn
 
 test('below 1024 px the sidebar starts closed and the toggle opens it', async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 900 });
-  await signInTo(page, 'operator', '神戸市', 'kobe');
+  await signInQuickly(page, 'operator', 'kobe');
   await page.goto('/kobe/news');
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
   const sider = page.locator('.ant-layout-sider');

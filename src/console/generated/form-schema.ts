@@ -2,28 +2,27 @@
  * The RJSF schema and uiSchema of a resource's create or edit form, from its JSON Schema
  * (DESIGN.md 'One schema per entity'): titles are i18n keys and get translated, enum values get their
  * translated `x-enum-labels`, `x-widget` picks a widget from a map, read-only fields are left out of
- * the create form and shown read-only when editing.
+ * the create form and shown read-only when editing; each field's widget comes from its kind
+ * (./field-kinds: switch, number input, multi-select, tags, date/time pickers, reference select,
+ * upload). Fields a call fixes (`where`) are not in the form: the server stores them.
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import type { FieldSchema, ResourceDef } from '@/shared/registry';
+import type { ResourceDef } from '@/shared/registry';
+import { coerceIn } from './coerce';
+import { fieldFormSchema, fieldUiSchema } from './field-kinds';
 
 export type FormMode = 'create' | 'edit';
 
-/** uiSchema of each `x-widget` value (a registry map, not a switch). */
-export const WIDGETS: Record<NonNullable<FieldSchema['x-widget']>, UiSchema> = {
-  textarea: { 'ui:widget': 'textarea', 'ui:options': { rows: 6 } },
-  color: { 'ui:widget': 'color' },
-  'image-url': { 'ui:placeholder': 'https://' },
-  date: { 'ui:widget': 'date' },
-  time: { 'ui:widget': 'time' },
-  password: { 'ui:widget': 'password' },
-  richtext: { 'ui:widget': 'textarea', 'ui:options': { rows: 12 } },
-};
+/** Fields whose value the call fixes (`api.create.where`, `api.update.where`): the server stores them. */
+export function fixedFields(def: ResourceDef): string[] {
+  return [...new Set([...Object.keys(def.api.create?.where ?? {}), ...Object.keys(def.api.update?.where ?? {})])];
+}
 
-/** The fields a form of `mode` shows, in schema order. */
+/** The fields a form of `mode` shows, in schema order: read-only ones only when editing, never fixed ones. */
 export function formFields(def: ResourceDef, mode: FormMode): string[] {
+  const fixed = fixedFields(def);
   return Object.entries(def.schema.properties)
-    .filter(([, p]) => mode === 'edit' || !p.readOnly)
+    .filter(([name, p]) => (mode === 'edit' || !p.readOnly) && !fixed.includes(name))
     .map(([name]) => name);
 }
 
@@ -37,11 +36,8 @@ export function buildFormSchema(def: ResourceDef, mode: FormMode, t: (key: strin
   const uiSchema: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
   for (const name of fields) {
     const prop = def.schema.properties[name];
-    properties[name] = { ...(prop as unknown as RJSFSchema), title: t(prop.title) };
-    const ui: UiSchema = { ...(prop['x-widget'] ? WIDGETS[prop['x-widget']] : {}) };
-    if (prop.enum && prop['x-enum-labels']) ui['ui:enumNames'] = prop['x-enum-labels'].map((k) => t(k));
-    if (prop.readOnly) ui['ui:readonly'] = true;
-    uiSchema[name] = ui;
+    properties[name] = fieldFormSchema(prop, t);
+    uiSchema[name] = fieldUiSchema(prop, t);
   }
   const schema: RJSFSchema = {
     type: 'object',
@@ -52,10 +48,16 @@ export function buildFormSchema(def: ResourceDef, mode: FormMode, t: (key: strin
   return { schema, uiSchema };
 }
 
-/** The part of a record a form edits: only the schema's fields (no `id` alias, no `version`). */
+/**
+ * The part of a record a form edits: only the form's fields (no `id` alias, no `version`), nulls left
+ * out, `x-coerce: array` fields as arrays (a missing value `[]`, a single value a one-item list).
+ */
 export function formDataOf(def: ResourceDef, record: Record<string, unknown> | undefined, mode: FormMode): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!record) return out;
-  for (const name of formFields(def, mode)) if (record[name] !== undefined && record[name] !== null) out[name] = record[name];
+  for (const name of formFields(def, mode)) {
+    const value = coerceIn(def.schema.properties[name], record[name]);
+    if (value !== undefined && value !== null) out[name] = value;
+  }
   return out;
 }

@@ -4,12 +4,15 @@
  * out on create; `x-widget` picks the widget; every validation message is the spec's (both message
  * and stack, through the shared mapping); the server's field errors show under their fields; on
  * success 保存しました。 and back to the list. Text inputs with a maxLength show 'current / max'.
+ * Widgets by field kind (./field-kinds): switch, number input, multi-select, tags, date/time pickers,
+ * reference select (`x-ref`) and upload (`x-upload`). A singleton's settings page passes its own id
+ * and what to do when done.
  */
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCreate, useOne, useUpdate, type BaseRecord, type HttpError } from '@refinedev/core';
-import { App as AntdApp, Button, Card, Flex, Typography } from 'antd';
+import { App as AntdApp, Button, Card, Flex, Result, Typography } from 'antd';
 import Form from '@rjsf/antd';
 import type { IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
@@ -23,17 +26,33 @@ import { buildFormSchema, formDataOf, type FormMode } from './form-schema';
 import { localizeErrors, serverErrorSchema } from './localize-errors';
 import type { ResourceRoute } from './resource-routes';
 import { validator } from './rjsf-validator';
+import { RefSelectWidget } from './widgets/ref-select-widget';
+import { SwitchWidget } from './widgets/switch-widget';
+import { TagsWidget } from './widgets/tags-widget';
+import { TimeWidget } from './widgets/time-widget';
+import { UploadWidget } from './widgets/upload-widget';
 import './resource-form.css';
 
 const templates = { BaseInputTemplate: CountedInputTemplate };
-const widgets = { TextareaWidget: CountedTextareaWidget };
+/** Widgets by the names ./field-kinds gives (the rest are RJSF's antd theme's). */
+const widgets = { TextareaWidget: CountedTextareaWidget, switch: SwitchWidget, tags: TagsWidget, clock: TimeWidget, ref: RefSelectWidget, upload: UploadWidget };
 
-export function ResourceForm({ route, mode }: { route: ResourceRoute; mode: FormMode }) {
+export interface ResourceFormProps {
+  route: ResourceRoute;
+  mode: FormMode;
+  /** The record to edit (default: the route's `:id`); a singleton passes its fixed key. */
+  id?: string;
+  /** Called after a save or on cancel (default: back to the list, page 1). */
+  onDone?: () => void;
+}
+
+export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormProps) {
   const def = getResource(route.resource);
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { message } = AntdApp.useApp();
-  const { city = '', id } = useParams();
+  const { city = '', id: idParam } = useParams();
+  const id = idProp ?? idParam;
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const [draft, setDraft] = useState<Record<string, unknown> | undefined>();
 
@@ -44,7 +63,7 @@ export function ResourceForm({ route, mode }: { route: ResourceRoute; mode: Form
     resource: route.identifier,
     id: id ?? '',
     meta: { city },
-    queryOptions: { enabled: mode === 'edit' && !!id },
+    queryOptions: { enabled: mode === 'edit' && !!id, retry: false },
     errorNotification,
   });
   const { mutateAsync: create, mutation: creating } = useCreate();
@@ -53,7 +72,8 @@ export function ResourceForm({ route, mode }: { route: ResourceRoute; mode: Form
 
   const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : undefined), [def, result, mode]);
   const formData = draft ?? loaded;
-  const backToList = () => navigate(cityPath(city, route.list));
+  // 000 4: after a create the list shows page 1 (the list URL without paging parameters).
+  const backToList = onDone ?? (() => navigate(cityPath(city, route.list)));
 
   const submit = async ({ formData: values }: IChangeEvent<Record<string, unknown>>) => {
     setExtraErrors(undefined);
@@ -64,11 +84,15 @@ export function ResourceForm({ route, mode }: { route: ResourceRoute; mode: Form
       message.success({ content: t('messages.saved'), key: 'saved' });
       backToList();
     } catch (e) {
+      // 001 8: the server's `fields` (e.g. a user's email or username) flag the fields on the form.
       setExtraErrors(serverErrorSchema((e as HttpError).errors as Record<string, string[]> | undefined));
     }
   };
 
-  if (mode === 'edit' && (query.isLoading || !result)) return <Loading />;
+  const missing = mode === 'edit' && query.isError && !def.singleton;
+  if (missing) return <Result status="404" subTitle={t('pages.notFound')} extra={<Button onClick={backToList}>{t('actions.list')}</Button>} />;
+  // A singleton without a stored record yet is edited from empty.
+  if (mode === 'edit' && !query.isError && (query.isLoading || !result)) return <Loading />;
 
   return (
     <Card>

@@ -1,9 +1,11 @@
 /**
  * The generated list page of any resource (DESIGN.md 'Console'): an antd Table through
- * @refinedev/antd `useTable`; columns from the schema's `list.columns` with translated titles, enum
- * labels and dates as YYYY/MM/DD HH:mm; a search box (when the schema declares search fields) that
- * returns to page 1 (000 4); sorting on the declared sort fields; page size from the schema
- * (001 9: 20); create/show/edit/delete only where the ability allows.
+ * @refinedev/antd `useTable`; columns from the schema's `list.columns` (less `x-hidden-in-list`
+ * fields) with translated titles, values as ./field-value shows them (enum labels, dates as
+ * YYYY/MM/DD HH:mm, numbers with separators, image thumbnails, PDF links); a search box (when the
+ * schema declares search fields) that returns to page 1 (000 4); sorting on the declared sort
+ * fields; page size from the schema (001 9: 20); create/show/edit/delete, the `set`/`toggle`
+ * actions and the CSV export only where the ability allows.
  */
 import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -20,8 +22,11 @@ import { errorNotification } from '../providers/error-notification';
 import { useIsMobile } from '../hooks/use-is-mobile';
 import { SEARCH_FIELDS } from '../providers/data-provider';
 import { cityPath } from './city-path';
-import { formatValue } from './format-value';
+import { ExportButton } from './export-button';
+import { FieldValue } from './field-value';
+import { listActions } from './record-action-defs';
 import { RecordActions } from './record-actions';
+import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 
 function searchValue(filters: CrudFilter[]): string {
@@ -36,6 +41,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   const { city = '' } = useParams();
   const ability = useAbility<AppAbility>();
   const mobile = useIsMobile();
+  const commands = useRecordCommands(route, city);
 
   const { tableProps, sorters, filters, setFilters, setCurrentPage } = useTable<BaseRecord>({
     resource: route.identifier,
@@ -47,7 +53,8 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   });
 
   const columns = useMemo<ColumnsType<BaseRecord>>(() => {
-    const cols: ColumnsType<BaseRecord> = def.list.columns.map((field) => {
+    const shown = def.list.columns.filter((f) => !def.schema.properties[f]?.['x-hidden-in-list']);
+    const cols: ColumnsType<BaseRecord> = (shown.length ? shown : def.list.columns).map((field) => {
       const prop = def.schema.properties[field];
       const sortable = def.list.sort.includes(field);
       return {
@@ -56,18 +63,19 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         title: t(prop.title),
         sorter: sortable,
         sortOrder: sortable ? (getDefaultSortOrder(field, sorters) ?? null) : undefined,
-        ellipsis: prop.type === 'string' && !prop.enum && !prop.format,
-        render: (value: unknown) => formatValue(prop, value, t),
+        ellipsis: prop.type === 'string' && !prop.enum && !prop.format && !prop['x-upload'] && prop['x-widget'] !== 'image-url',
+        render: (value: unknown) => <FieldValue prop={prop} value={value} />,
       };
     });
     cols.push({
       key: '__actions',
       title: t('actions.actions'),
       fixed: mobile ? undefined : 'right',
-      render: (_: unknown, record: BaseRecord) => <RecordActions route={route} city={city} id={record.id!} />,
+      render: (_: unknown, record: BaseRecord) => <RecordActions route={route} city={city} id={record.id!} record={record} commands={commands} />,
     });
     return cols;
-  }, [def, sorters, t, route, city, mobile]);
+  }, [def, sorters, t, route, city, mobile, commands]);
+  const exports = listActions(def, (a, s) => ability.can(a, s));
 
   const onSearch = (value: string) => {
     const rest = filters.filter((f) => !('field' in f) || !SEARCH_FIELDS.includes(f.field));
@@ -94,7 +102,10 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
               style={{ width: 320, maxWidth: '100%' }}
             />
           )}
-          {ability.can('create', route.resource) && (
+          {exports.map((a) => (
+            <ExportButton key={a.name} def={def} action={a} city={city} filters={filters} sorters={sorters} />
+          ))}
+          {ability.can('create', route.resource) && def.api.create && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(cityPath(city, route.create))}>
               {t('actions.create')}
             </Button>

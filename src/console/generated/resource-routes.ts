@@ -5,7 +5,6 @@
  */
 import type { ResourceProps } from '@refinedev/core';
 import type { MenuEntry } from '@/shared/manifest';
-import { registry } from '@/shared/registry';
 
 /** One resource as it is mounted in a city: its menu entry and its route paths (relative to /:city). */
 export interface ResourceRoute {
@@ -29,15 +28,16 @@ export function routePaths(route: string): Pick<ResourceRoute, 'list' | 'create'
 }
 
 /**
- * The generated-page routes of menu entries (children included) whose `resource` is in the registry.
- * Entries without a route use the resource name. Throws for a resource the registry lacks.
+ * The generated-page routes of menu entries (children included) that name a resource. Entries
+ * without a route use the resource name. With `known` (e.g. `(n) => registry.has(n)`), throws for a
+ * resource it does not know. No registry import here: the login page's bundle stays without it.
  */
-export function resourceRoutes(entries: readonly MenuEntry[]): ResourceRoute[] {
+export function resourceRoutes(entries: readonly MenuEntry[], known?: (resource: string) => boolean): ResourceRoute[] {
   const out: ResourceRoute[] = [];
   const walk = (list: readonly MenuEntry[]) => {
     for (const e of list) {
       if (e.resource) {
-        if (!registry.has(e.resource)) throw new Error(`menu entry '${e.key}' names unknown resource '${e.resource}'`);
+        if (known && !known(e.resource)) throw new Error(`menu entry '${e.key}' names unknown resource '${e.resource}'`);
         out.push({ identifier: e.key, resource: e.resource, title: e.title, icon: e.icon, ...routePaths(e.route ?? e.resource) });
       }
       if (e.children) walk(e.children);
@@ -47,7 +47,10 @@ export function resourceRoutes(entries: readonly MenuEntry[]): ResourceRoute[] {
   return out;
 }
 
-/** Refine resources of the routes, with absolute `/:city/...` paths and translated labels. */
+/**
+ * Refine resources of the routes, with absolute `/:city/...` paths and translated labels. (A
+ * singleton's settings page uses only `list`; its other paths are never linked.)
+ */
 export function refineResources(routes: readonly ResourceRoute[], t: (key: string) => string): ResourceProps[] {
   return routes.map((r) => ({
     name: r.resource,

@@ -1,17 +1,20 @@
 /**
  * The generated detail page of any resource: every schema field with its translated title and its
- * value as the list shows it, with edit and delete where the ability allows.
+ * value as the list shows it (images as thumbnails with a full-screen preview, PDFs as links,
+ * `x-ref` ids with the referenced row's label), with edit, delete and the record's actions where the
+ * ability allows.
  */
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useOne, type BaseRecord } from '@refinedev/core';
-import { Button, Card, Descriptions, Flex, Result, Typography } from 'antd';
+import { Button, Card, Flex, Result, Typography } from 'antd';
 import { getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
 import { Loading } from '../pages/loading';
 import { cityPath } from './city-path';
-import { formatValue } from './format-value';
+import { ShowBody } from './show-body';
 import { RecordActions } from './record-actions';
+import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 
 export function ResourceShow({ route }: { route: ResourceRoute }) {
@@ -21,15 +24,10 @@ export function ResourceShow({ route }: { route: ResourceRoute }) {
   const { city = '', id = '' } = useParams();
   const { query, result } = useOne<BaseRecord>({ resource: route.identifier, id, meta: { city }, errorNotification });
   const backToList = () => navigate(cityPath(city, route.list));
+  const commands = useRecordCommands(route, city);
 
   if (query.isLoading) return <Loading />;
   if (!result) return <Result status="404" subTitle={t('pages.notFound')} extra={<Button onClick={backToList}>{t('actions.list')}</Button>} />;
-
-  const items = Object.entries(def.schema.properties).map(([field, prop]) => ({
-    key: field,
-    label: t(prop.title),
-    children: <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{formatValue(prop, result[field], t)}</span>,
-  }));
 
   return (
     <Card>
@@ -41,10 +39,10 @@ export function ResourceShow({ route }: { route: ResourceRoute }) {
           <Button size="small" onClick={backToList}>
             {t('actions.list')}
           </Button>
-          <RecordActions route={route} city={city} id={result.id ?? id} show={false} onDeleted={backToList} />
+          <RecordActions route={route} city={city} id={result.id ?? id} show={false} onDeleted={backToList} record={result} commands={commands} />
         </Flex>
       </Flex>
-      <Descriptions bordered column={1} items={items} />
+      <ShowBody def={def} record={result} city={city} />
     </Card>
   );
 }

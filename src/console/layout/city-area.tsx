@@ -2,12 +2,17 @@
  * Everything under /:city (000 2.2): checks the user may work in the city (else /401, or /404 for a
  * city the user does not know), keeps the URL's city as the chosen one, reloads the profile on every
  * route change (000 4), and mounts the layout with the routes of the city's manifest for the role:
- * hand-written pages by name and the generated list/create/edit/show pages of each resource entry.
+ * hand-written pages by name, the generated list/create/edit/show pages of each resource entry, and
+ * one settings page for each singleton resource. The session's CASL ability is provided here (the
+ * registry it needs stays out of the login page's bundle).
  */
 import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { AbilityProvider } from '@casl/react';
 import type { MenuEntry } from '@/shared/manifest';
 import { PAGES } from '@/shared/pages';
+import { registry } from '@/shared/registry';
+import { abilityFor } from '../providers/ability';
 import { citiesOf, cityAllowed, fetchAccount } from '../providers/account';
 import { setCity } from '../providers/session';
 import { useCityMenu } from '../hooks/use-city-menu';
@@ -20,6 +25,7 @@ import { RequireAbility } from './require-ability';
 const ResourceList = lazy(() => import('../generated/resource-list').then((m) => ({ default: m.ResourceList })));
 const ResourceForm = lazy(() => import('../generated/resource-form').then((m) => ({ default: m.ResourceForm })));
 const ResourceShow = lazy(() => import('../generated/resource-show').then((m) => ({ default: m.ResourceShow })));
+const SingletonPage = lazy(() => import('../generated/singleton-page').then((m) => ({ default: m.SingletonPage })));
 
 function pageEntries(entries: readonly MenuEntry[]): MenuEntry[] {
   return entries.flatMap((e) => [...(e.page ? [e] : []), ...pageEntries(e.children ?? [])]);
@@ -29,7 +35,10 @@ export function CityArea() {
   const { city = '' } = useParams();
   const { pathname } = useLocation();
   const { profile, city: chosen } = useSession();
-  const { entries, routes } = useCityMenu(city);
+  const { entries, routes: menuRoutes } = useCityMenu(city);
+  // Menus are checked by `npm run validate`; an entry naming a resource this build lacks is skipped.
+  const routes = menuRoutes.filter((r) => registry.has(r.resource));
+  const singleton = (r: { resource: string }) => registry.get(r.resource)!.singleton;
   const allowed = !!profile && cityAllowed(profile, city);
 
   useEffect(() => {
@@ -48,6 +57,7 @@ export function CityArea() {
   if (chosen !== city) return <Loading />;
 
   return (
+    <AbilityProvider value={abilityFor(profile, city)}>
     <ConsoleLayout city={city} entries={entries}>
       <Suspense fallback={<Loading />}>
         <Routes>
@@ -67,13 +77,24 @@ export function CityArea() {
               />
             );
           })}
-          {routes.flatMap((r) => [
+          {routes.filter(singleton).map((r) => (
+            <Route
+              key={`${r.identifier}-settings`}
+              path={r.list}
+              element={
+                <RequireAbility action="read" subject={r.resource}>
+                  <SingletonPage key={r.identifier} route={r} />
+                </RequireAbility>
+              }
+            />
+          ))}
+          {routes.filter((r) => !singleton(r)).flatMap((r) => [
             <Route
               key={`${r.identifier}-list`}
               path={r.list}
               element={
                 <RequireAbility action="read" subject={r.resource}>
-                  <ResourceList route={r} />
+                  <ResourceList key={r.identifier} route={r} />
                 </RequireAbility>
               }
             />,
@@ -100,7 +121,7 @@ export function CityArea() {
               path={r.show}
               element={
                 <RequireAbility action="read" subject={r.resource}>
-                  <ResourceShow route={r} />
+                  <ResourceShow key={pathname} route={r} />
                 </RequireAbility>
               }
             />,
@@ -109,5 +130,6 @@ export function CityArea() {
         </Routes>
       </Suspense>
     </ConsoleLayout>
+    </AbilityProvider>
   );
 }

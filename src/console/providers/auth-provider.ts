@@ -7,7 +7,8 @@
  * - check: GET /default/api/users/account (no session → /login); a refused role or a chosen city
  *   outside the user's active cities signs out.
  * - logout: POST /default/login/logout, forgets `City`, goes to /login.
- * - onError: 401 signs out; other statuses are shown by the notification of the failing call.
+ * - onError: 401 signs out; 403 signs out and /login shows the permission message (001 8); other
+ *   statuses are shown by the notification of the failing call.
  */
 import type { AuthProvider } from '@refinedev/core';
 import { effectiveRole, type Profile } from '@/shared/roles';
@@ -22,6 +23,10 @@ interface LoginAnswer {
   user: Profile;
   booking?: { refresh?: string };
 }
+
+const FORBIDDEN = 403;
+/** i18n key /login shows after a 403 sign-out. */
+export const FORBIDDEN_REASON = 'errors.forbidden';
 
 /** An error of the sign-in flow with a translated message (what the login page shows). */
 export class SignInError extends Error {
@@ -100,6 +105,12 @@ export const authProvider: AuthProvider = {
   async onError(error: unknown) {
     const status = (error as { statusCode?: number } | null)?.statusCode;
     if (status === 401) return { logout: true, redirectTo: '/login', error: error as Error };
+    if (status === FORBIDDEN) {
+      // 001 8: the permission message, then sign-out. The console hides what the ability forbids,
+      // so a 403 means the session lost its rights; /login shows the message once.
+      markSignedOut(false, FORBIDDEN_REASON);
+      return { logout: true, redirectTo: '/login', error: error as Error };
+    }
     return {};
   },
 

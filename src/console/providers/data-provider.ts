@@ -9,11 +9,14 @@
  * - Rows get Refine's `id` from the resource's idField (e.g. `event_id`); writes drop `id`, the
  *   idField and read-only fields, and keep `version` for optimistic concurrency (409 when stale).
  * - Failures are `ApiRequestError`s: Refine `HttpError`s whose `errors` are the server's `fields`.
+ * - Bodies follow `x-coerce`/`x-drop-null` and carry the call's fixed `where` values; a delete
+ *   answered 209 says so (`kept`, `detail`): the row stays (001 7.2).
  */
 import type { BaseKey, BaseRecord, CrudFilter, CrudSort, DataProvider, MetaQuery, Pagination } from '@refinedev/core';
 import { MAX_LIMIT } from '@/shared/constants';
 import { fillPath, getResource, type ApiOperation, type ResourceDef } from '@/shared/registry';
-import { request, type RequestOptions } from './http';
+import { coerceOut } from '../generated/coerce';
+import { request, requestWithStatus, type RequestOptions } from './http';
 import { getCity } from './session';
 
 /** A list answer of the contract (001 7.17). */
@@ -48,15 +51,41 @@ export function toRecord(def: ResourceDef, row: Record<string, unknown>): BaseRe
   return { ...row, id: row[def.idField] as BaseKey };
 }
 
-/** The body of a create or update: writable schema fields plus `version`; never ids or read-only fields. */
-export function toBody(def: ResourceDef, values: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The body of a create or update: writable schema fields plus `version`, never ids or read-only
+ * fields; `x-coerce: array` fields as lists, `x-drop-null` fields left out when null (000 3); the
+ * call's fixed `where` values (e.g. a mall's genre type 24) added.
+ */
+export function toBody(def: ResourceDef, values: Record<string, unknown>, op: 'create' | 'update' = 'create'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of def.writableFields) {
     if (field === def.idField) continue;
     if (values[field] !== undefined) out[field] = values[field];
   }
-  if (values.version !== undefined) out.version = values.version;
-  return out;
+  const partial = op === 'update' && def.api.update?.method === 'PATCH';
+  const body = { ...coerceOut(def.schema.properties, out, !partial), ...(def.api[op]?.where ?? {}) };
+  if (values.version !== undefined) body.version = values.version;
+  return body;
+}
+
+/**
+ * The total of a list answer: `total_length`, or without it the full-page rule (001 9): a page that
+ * came back full may have a next one, so one more row than seen is counted.
+ */
+export function totalOf(answer: Pick<ListAnswer, 'content' | 'total_length'>, limit: number, offset: number): number {
+  if (typeof answer.total_length === 'number') return answer.total_length;
+  const seen = offset + answer.content.length;
+  return answer.content.length >= limit ? seen + 1 : seen;
+}
+
+/** Status of a delete the server declined and kept the row (001 7.2: users answer 209). */
+export const DELETE_KEPT_STATUS = 209;
+
+/** What `deleteOne` answers: the id, and when the server kept the row (209) its message. */
+export interface DeleteAnswer {
+  id: BaseKey;
+  kept?: boolean;
+  detail?: string;
 }
 
 /** Limit and offset of a Refine pagination (pages count from 1); `mode: 'off'` asks for MAX_LIMIT rows. */
@@ -105,8 +134,10 @@ export const dataProvider: DataProvider = {
   async getList({ resource, pagination, sorters, filters, meta }) {
     const def = getResource(resource);
     const call = path(def, 'list', cityOf(meta));
-    const answer = await request<ListAnswer>(call.path, { query: listQuery(def, { pagination, sorters, filters }) });
-    return { data: answer.content.map((r) => toRecord(def, r)) as never[], total: answer.total_length };
+    const query = listQuery(def, { pagination, sorters, filters });
+    const answer = await request<ListAnswer>(call.path, { query });
+    const content = answer.content ?? [];
+    return { data: content.map((r) => toRecord(def, r)) as never[], total: totalOf({ ...answer, content }, Number(query.limit), Number(query.offset)) };
   },
 
   async getOne({ resource, id, meta }) {
@@ -131,22 +162,27 @@ export const dataProvider: DataProvider = {
   async create({ resource, variables, meta }) {
     const def = getResource(resource);
     const call = path(def, 'create', cityOf(meta));
-    const row = await request<Record<string, unknown>>(call.path, { method: call.method, body: toBody(def, variables as Record<string, unknown>) });
+    const row = await request<Record<string, unknown>>(call.path, { method: call.method, body: toBody(def, variables as Record<string, unknown>, 'create') });
     return { data: toRecord(def, row) as never };
   },
 
   async update({ resource, id, variables, meta }) {
     const def = getResource(resource);
     const call = path(def, 'update', cityOf(meta), id);
-    const row = await request<Record<string, unknown>>(call.path, { method: call.method, body: toBody(def, variables as Record<string, unknown>) });
+    const row = await request<Record<string, unknown>>(call.path, { method: call.method, body: toBody(def, variables as Record<string, unknown>, 'update') });
     return { data: toRecord(def, row) as never };
   },
 
   async deleteOne({ resource, id, meta }) {
     const def = getResource(resource);
     const call = path(def, 'delete', cityOf(meta), id);
-    await request<unknown>(call.path, { method: call.method });
-    return { data: { id } as never };
+    const { status, data } = await requestWithStatus<{ detail?: unknown } | undefined>(call.path, { method: call.method });
+    const answer: DeleteAnswer = { id };
+    if (status === DELETE_KEPT_STATUS) {
+      answer.kept = true;
+      answer.detail = typeof data?.detail === 'string' ? data.detail : '';
+    }
+    return { data: answer as never };
   },
 
   async custom({ url, method, payload, query }) {

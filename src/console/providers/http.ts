@@ -3,7 +3,8 @@
  * language, cookies of the same origin (the console never reads or stores a token), and on a 401 one
  * shared (single-flight) token refresh followed by one retry. A failed refresh signs the session
  * out. Errors become `ApiRequestError` with status, code, detail and fields, and a message as the
- * error catalogue says: 500 'Server Error Occured…', 403 the permission message, 406 'セッションが切れました'.
+ * error catalogue says (`errorMessage`): 500 'Server Error Occured…', 403 the permission message,
+ * 406 'セッションが切れました', a `basics` error, else the server's message or 'Your {field} is invalid…'.
  *
  * A 60 s refresh timer (001 7.1 TOKEN_REFRESH_INTERVAL_MS) is shared by all tabs: the time of the last
  * refresh is kept in localStorage and refreshes run under a Web Lock, so one tab refreshes per minute.
@@ -23,6 +24,8 @@ export interface RequestOptions {
   /** Refresh and retry once on a 401 (default true; false for sign-in, refresh and logout calls). */
   refreshOn401?: boolean;
   signal?: AbortSignal;
+  /** The Accept header (default application/json; e.g. text/csv for an export). */
+  accept?: string;
 }
 
 /** localStorage key of the time (ms) of the last successful refresh, shared by every tab. */
@@ -43,14 +46,22 @@ export function withQuery(path: string, query?: RequestOptions['query']): string
   return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
 }
 
-/** The message the console shows for an error answer (001 8). */
-export function errorMessage(status: number, code: string, detail: string): string {
-  const t = (key: string) => i18n.t(key);
+/**
+ * The message the console shows for an error answer (001 8): 500 (and no answer) 'Server Error
+ * Occured. Please Try Again !'; 403 the permission message; 406 'セッションが切れました'; 405 and the
+ * rest the server's message; a `basics` field error 'Basics field may not be blank.'; without a
+ * message 'Your {first field} is invalid or exists already !', else the code's catalogue text.
+ */
+export function errorMessage(status: number, code: string, detail: string, fields?: Record<string, unknown>): string {
+  const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params);
   if (status >= 500 || status === 0) return t('errors.server_error');
   if (status === 403) return t('errors.forbidden');
   if (status === 406) return t('errors.session_expired');
   if (code === 'unknown_username') return t('errors.unknown_username');
+  if (fields && 'basics' in fields) return t('errors.basics_blank');
   if (detail) return detail;
+  const first = fields ? Object.keys(fields)[0] : undefined;
+  if (first) return t('errors.invalid_or_exists', { field: first });
   return i18n.exists(errorKey(code as ErrorCode)) ? t(errorKey(code as ErrorCode)) : t('errors.server_error');
 }
 
@@ -64,11 +75,11 @@ async function toError(res: Response): Promise<ApiRequestError> {
   const detail = typeof body.detail === 'string' ? body.detail : '';
   const code = typeof body.code === 'string' ? body.code : res.status >= 500 ? 'server_error' : 'error';
   const fields = body.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string[]>) : undefined;
-  return new ApiRequestError({ status: res.status, code, detail, fields, message: errorMessage(res.status, code, detail) });
+  return new ApiRequestError({ status: res.status, code, detail, fields, message: errorMessage(res.status, code, detail, fields) });
 }
 
 function send(path: string, opts: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': currentLanguage() };
+  const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json', 'Accept-Language': currentLanguage() };
   let body: string | undefined;
   if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -78,10 +89,10 @@ function send(path: string, opts: RequestOptions): Promise<Response> {
 }
 
 /**
- * Calls the API and answers the parsed JSON body (undefined for 204).
+ * Calls the API and answers the raw successful `Response` (a 401 is refreshed and retried once).
  * Errors: `ApiRequestError` for every non-2xx answer and for network failures (status 0).
  */
-export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+export async function requestResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
   let res: Response;
   try {
     res = await send(path, opts);
@@ -94,9 +105,23 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     throw new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
   }
   if (!res.ok) throw await toError(res);
-  if (res.status === 204) return undefined as T;
+  return res;
+}
+
+/** Like `request`, with the answer's status (e.g. 209: a delete the server declined, 001 7.2). */
+export async function requestWithStatus<T>(path: string, opts: RequestOptions = {}): Promise<{ status: number; data: T }> {
+  const res = await requestResponse(path, opts);
+  if (res.status === 204) return { status: 204, data: undefined as T };
   const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return { status: res.status, data: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/**
+ * Calls the API and answers the parsed JSON body (undefined for 204).
+ * Errors: `ApiRequestError` for every non-2xx answer and for network failures (status 0).
+ */
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  return (await requestWithStatus<T>(path, opts)).data;
 }
 
 function lastRefresh(): number {

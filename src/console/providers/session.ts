@@ -46,8 +46,12 @@ export function getSession(): SessionState {
   return state;
 }
 
-/** Records the signed-in profile. */
+/**
+ * Records the signed-in profile. The profile is reloaded on every route change (000 4): an unchanged
+ * answer keeps the current object, so menus, routes and the ability are not rebuilt for nothing.
+ */
 export function setProfile(profile: Profile): void {
+  if (state.profile && !state.signedOut && JSON.stringify(state.profile) === JSON.stringify(profile)) return;
   emit({ profile, signedOut: false });
 }
 

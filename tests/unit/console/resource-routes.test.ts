@@ -42,7 +42,7 @@ describe('resource routes', () => {
   it('every manifest entry naming a resource resolves to a registry resource', () => {
     const named = allEntries().filter((e) => e.entry.resource);
     expect(named.length).toBeGreaterThan(0);
-    for (const { entry } of named) expect(() => resourceRoutes([entry])).not.toThrow();
+    for (const { entry } of named) expect(() => resourceRoutes([entry], (n) => registry.has(n))).not.toThrow();
   });
 
   it('children are mounted too, and slashes are trimmed', () => {
@@ -53,7 +53,7 @@ describe('resource routes', () => {
     expect(routes[0].list).toBe('sport-news');
   });
 
-  it('an unknown resource is an error', () => {
-    expect(() => resourceRoutes([{ key: 'x', resource: 'nope', icon: 'ReadOutlined', title: 'menu.news' }])).toThrow(/unknown resource/);
+  it('an unknown resource is an error when a registry check is given', () => {
+    expect(() => resourceRoutes([{ key: 'x', resource: 'nope', icon: 'ReadOutlined', title: 'menu.news' }], (n) => registry.has(n))).toThrow(/unknown resource/);
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * What kind of field a schema property is, and how each kind is edited and shown (DESIGN.md: widgets
+ * picked from a registry map, never a switch on field type). `fieldKind` walks an ordered rule list;
+ * `KIND_UI` gives each kind's RJSF uiSchema; `KIND_SCHEMA` adjusts the form's copy of the property
+ * (e.g. an array of enum values becomes a multi-select through `uniqueItems`). Pure: no React.
+ */
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { FieldSchema } from '@/shared/registry';
+
+export type FieldKind =
+  | 'ref'
+  | 'ref-array'
+  | 'upload'
+  | 'boolean'
+  | 'integer'
+  | 'number'
+  | 'enum'
+  | 'enum-array'
+  | 'string-array'
+  | 'array'
+  | 'date'
+  | 'time'
+  | 'date-time'
+  | 'color'
+  | 'password'
+  | 'textarea'
+  | 'richtext'
+  | 'image-url'
+  | 'object'
+  | 'text';
+
+type Items = { type?: string | string[]; enum?: unknown[]; 'x-enum-labels'?: string[]; format?: string };
+
+/** The property's type without `null` (`["string","null"]` → `string`); `string` when none is given. */
+export function baseType(p: Pick<FieldSchema, 'type'>): string {
+  const types = Array.isArray(p.type) ? p.type : [p.type];
+  return types.find((t) => t && t !== 'null') ?? (types.includes('null') ? 'null' : 'string');
+}
+
+/** Whether the property accepts `null` (`type` lists it). */
+export function nullable(p: Pick<FieldSchema, 'type'>): boolean {
+  return Array.isArray(p.type) && p.type.includes('null');
+}
+
+/** The item schema of an array property ({} when none). */
+export function itemsOf(p: FieldSchema): Items {
+  return (p.items ?? {}) as Items;
+}
+
+/** Enum values of a field or of its array items. */
+export function enumValues(p: FieldSchema): unknown[] | undefined {
+  return p.enum ?? (baseType(p) === 'array' ? itemsOf(p).enum : undefined);
+}
+
+/** i18n keys of the enum labels: the field's `x-enum-labels`, else its items'. */
+export function enumLabelKeys(p: FieldSchema): string[] | undefined {
+  return p['x-enum-labels'] ?? (baseType(p) === 'array' ? itemsOf(p)['x-enum-labels'] : undefined);
+}
+
+const isArray = (p: FieldSchema) => baseType(p) === 'array';
+const widget = (name: NonNullable<FieldSchema['x-widget']>) => (p: FieldSchema) => p['x-widget'] === name;
+
+/** Ordered rules: the first whose test passes names the field's kind. */
+export const KIND_RULES: ReadonlyArray<readonly [FieldKind, (p: FieldSchema) => boolean]> = [
+  ['upload', (p) => !!p['x-upload']],
+  ['ref-array', (p) => !!p['x-ref'] && isArray(p)],
+  ['ref', (p) => !!p['x-ref']],
+  ['enum-array', (p) => isArray(p) && Array.isArray(itemsOf(p).enum)],
+  ['string-array', (p) => isArray(p) && ['string', 'integer', 'number', undefined].includes(baseType({ type: itemsOf(p).type ?? 'string' } as FieldSchema))],
+  ['array', isArray],
+  ['enum', (p) => Array.isArray(p.enum)],
+  ['boolean', (p) => baseType(p) === 'boolean'],
+  ['integer', (p) => baseType(p) === 'integer'],
+  ['number', (p) => baseType(p) === 'number'],
+  ['object', (p) => baseType(p) === 'object'],
+  ['date', (p) => p['x-widget'] === 'date' || p.format === 'date'],
+  ['time', (p) => p['x-widget'] === 'time' || p.format === 'time'],
+  ['date-time', (p) => p.format === 'date-time'],
+  ['color', (p) => p['x-widget'] === 'color' || p.format === 'color'],
+  ['password', widget('password')],
+  ['richtext', widget('richtext')],
+  ['textarea', widget('textarea')],
+  ['image-url', widget('image-url')],
+  ['text', () => true],
+];
+
+/** The kind of a field (always one: `text` is the fallback). */
+export function fieldKind(p: FieldSchema): FieldKind {
+  return KIND_RULES.find(([, test]) => test(p))![0];
+}
+
+/** uiSchema of each kind; widget names are the keys of the form's `widgets` map or RJSF's own. */
+export const KIND_UI: Record<FieldKind, (p: FieldSchema) => UiSchema> = {
+  ref: (p) => ({ 'ui:widget': 'ref', 'ui:options': { resource: p['x-ref'] } }),
+  'ref-array': (p) => ({ 'ui:widget': 'ref', 'ui:options': { resource: p['x-ref'], multiple: true } }),
+  upload: (p) => ({ 'ui:widget': 'upload', 'ui:options': { upload: p['x-upload'] } }),
+  boolean: () => ({ 'ui:widget': 'switch' }),
+  integer: () => ({ 'ui:widget': 'updown' }),
+  number: () => ({ 'ui:widget': 'updown' }),
+  enum: () => ({ 'ui:widget': 'select' }),
+  'enum-array': () => ({ 'ui:widget': 'select' }),
+  'string-array': () => ({ 'ui:widget': 'tags' }),
+  array: () => ({}),
+  date: () => ({ 'ui:widget': 'date' }),
+  time: () => ({ 'ui:widget': 'clock' }),
+  'date-time': () => ({ 'ui:widget': 'date-time' }),
+  color: () => ({ 'ui:widget': 'color' }),
+  password: () => ({ 'ui:widget': 'password' }),
+  textarea: () => ({ 'ui:widget': 'textarea', 'ui:options': { rows: 6 } }),
+  richtext: () => ({ 'ui:widget': 'textarea', 'ui:options': { rows: 12 } }),
+  'image-url': () => ({ 'ui:placeholder': 'https://' }),
+  object: () => ({}),
+  text: () => ({}),
+};
+
+/** Changes a kind makes to the form's copy of the property (the server still checks the original). */
+export const KIND_SCHEMA: Partial<Record<FieldKind, (s: RJSFSchema) => RJSFSchema>> = {
+  // RJSF renders an array of enum values as a multi-select only with uniqueItems.
+  'enum-array': (s) => ({ ...s, uniqueItems: true }),
+  'ref-array': (s) => ({ ...s, uniqueItems: true }),
+};
+
+/** The uiSchema of one field for a form: its kind's widget, translated enum labels, read-only. */
+export function fieldUiSchema(p: FieldSchema, t: (key: string) => string): UiSchema {
+  const kind = fieldKind(p);
+  const ui: UiSchema = { ...KIND_UI[kind](p) };
+  const labels = enumLabelKeys(p);
+  if (labels && enumValues(p)) ui['ui:enumNames'] = labels.map((k) => t(k));
+  if (p.readOnly) ui['ui:readonly'] = true;
+  return ui;
+}
+
+/**
+ * The property as the form's schema holds it: translated title, the kind's adjustments, and no
+ * `description` (schema descriptions are notes for developers, in English, not interface text).
+ */
+export function fieldFormSchema(p: FieldSchema, t: (key: string) => string): RJSFSchema {
+  const { description: _notes, ...rest } = p;
+  const base = { ...(rest as unknown as RJSFSchema), title: t(p.title) };
+  const adjust = KIND_SCHEMA[fieldKind(p)];
+  return adjust ? adjust(base) : base;
+}

@@ -1,0 +1,69 @@
+/**
+ * One field's value in a list cell or a detail page: text as `formatValue` makes it; images as a
+ * thumbnail whose full-screen preview closes on a click outside the image, its close button or
+ * Escape (antd Image); PDFs as a link opening in a new tab; on detail pages an `x-ref` id also
+ * shows the referenced row's label.
+ */
+import { useTranslation } from 'react-i18next';
+import { Image, Space } from 'antd';
+import { FilePdfOutlined } from '@ant-design/icons';
+import type { FieldSchema } from '@/shared/registry';
+import { currentLanguage } from '../i18n';
+import { displayKind, formatValue } from './format-value';
+import { RefLabel } from './ref-label';
+
+function fileName(url: string): string {
+  const last = url.split('?')[0].split('/').filter(Boolean).at(-1) ?? url;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+function FileValue({ prop, url, size }: { prop: FieldSchema | undefined; url: string; size: number }) {
+  const kind = displayKind(prop, url);
+  if (kind === 'image') {
+    return <Image src={url} width={size} height={size} style={{ objectFit: 'cover' }} alt={fileName(url)} preview={{ maskClosable: true }} />;
+  }
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer">
+      <FilePdfOutlined /> {fileName(url)}
+    </a>
+  );
+}
+
+export interface FieldValueProps {
+  prop: FieldSchema | undefined;
+  value: unknown;
+  /** Thumbnail size in px (lists use small ones). */
+  size?: number;
+  /** Show the referenced row's label for `x-ref` fields (detail pages). */
+  resolveRefs?: boolean;
+  city?: string;
+}
+
+export function FieldValue({ prop, value, size = 40, resolveRefs = false, city }: FieldValueProps) {
+  const { t } = useTranslation();
+  const items = Array.isArray(value) ? value : [value];
+  if (items.some((v) => displayKind(prop, v) !== 'text')) {
+    return (
+      <Space wrap size={8}>
+        {items.map((v, i) =>
+          displayKind(prop, v) === 'text' ? <span key={i}>{formatValue(prop, v, t)}</span> : <FileValue key={i} prop={prop} url={String(v)} size={size} />,
+        )}
+      </Space>
+    );
+  }
+  const text = formatValue(prop, value, t, currentLanguage());
+  if (resolveRefs && prop?.['x-ref'] && city && value !== null && value !== undefined && value !== '') {
+    return (
+      <Space wrap size={8}>
+        {items.map((v) => (
+          <RefLabel key={String(v)} resource={prop['x-ref']!} id={v as string | number} city={city} />
+        ))}
+      </Space>
+    );
+  }
+  return <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{text}</span>;
+}

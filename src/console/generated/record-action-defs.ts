@@ -1,0 +1,49 @@
+/**
+ * Which `x-resource.actions` the generated pages offer (001 7 calls that are not CRUD): `set` and
+ * `toggle` as buttons on each row and on the detail page, `export` as a list-level CSV button; other
+ * kinds (count, children, sums…) are not buttons. Each needs the action's `permission` in the
+ * session's ability. Labels are `actions.<name>`, else the name made readable. Pure.
+ */
+import type { ActionDef, ResourceDef } from '@/shared/registry';
+
+/** Kinds shown as row buttons. */
+export const ROW_ACTION_KINDS: ReadonlyArray<ActionDef['kind']> = ['set', 'toggle'];
+/** Kinds shown as list-level buttons. */
+export const LIST_ACTION_KINDS: ReadonlyArray<ActionDef['kind']> = ['export'];
+
+type Can = (action: ActionDef['permission'], subject: string) => boolean;
+
+/** The row buttons of `def` the ability allows. */
+export function rowActions(def: ResourceDef, can: Can): ActionDef[] {
+  return def.actions.filter((a) => ROW_ACTION_KINDS.includes(a.kind) && a.path.includes('{id}') && can(a.permission, def.name));
+}
+
+/** The list-level buttons (CSV export) of `def` the ability allows. */
+export function listActions(def: ResourceDef, can: Can): ActionDef[] {
+  return def.actions.filter((a) => LIST_ACTION_KINDS.includes(a.kind) && !a.path.includes('{id}') && can(a.permission, def.name));
+}
+
+/** 'approve_report' → 'Approve report' (the label when no translation exists). */
+export function readableName(name: string): string {
+  const words = name.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The translated label of an action: `actions.<name>` when the catalogue has it, else the readable name. */
+export function actionLabel(name: string, t: (key: string, options?: Record<string, unknown>) => string): string {
+  return t(`actions.${name}`, { defaultValue: readableName(name) });
+}
+
+/** The file name of an export: from Content-Disposition, else `<resource>.csv`. */
+export function exportFileName(disposition: string | null, resource: string): string {
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition ?? '');
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition ?? '');
+  return plain ? plain[1].trim() : `${resource}.csv`;
+}

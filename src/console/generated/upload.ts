@@ -1,0 +1,145 @@
+/**
+ * Uploads of `x-upload` fields (000 5 Files; 001 9): the client-side checks (images jpg, jpeg, png,
+ * gif up to 15,728,640 bytes; PDFs up to 40,000,000 bytes; at most `maxItems` files per field) and
+ * the call: `POST /{city}/api/files/?kind=image|pdf&name=<file name>` with the raw bytes as
+ * application/octet-stream, answered 201 `{url, kind, bytes, width?, height?}`. XMLHttpRequest (not
+ * fetch) for upload progress; a 401 refreshes the session once and retries, like every other call.
+ */
+import type { FieldSchema } from '@/shared/registry';
+import { ApiRequestError } from '../providers/api-error';
+import { errorMessage, refreshSession } from '../providers/http';
+import { currentLanguage } from '../i18n';
+
+/** Largest image (000 5; 001 9): 15 MB. */
+export const IMAGE_MAX_BYTES = 15_728_640;
+/** Largest PDF (000 5; 001 9). */
+export const PDF_MAX_BYTES = 40_000_000;
+/** Accepted image extensions (000 5). */
+export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif'] as const;
+
+export type UploadKind = NonNullable<FieldSchema['x-upload']>['kind'];
+export type FileKind = 'image' | 'pdf';
+
+/** The answer of the upload call. */
+export interface UploadedFile {
+  url: string;
+  kind: FileKind;
+  bytes: number;
+  width?: number;
+  height?: number;
+}
+
+/** A refusal: an i18n key and its values. */
+export interface UploadProblem {
+  key: string;
+  params: Record<string, unknown>;
+}
+
+/** The kind of a file by its name's extension, or null when it is not an accepted one. */
+export function fileKindOf(name: string): FileKind | null {
+  const ext = name.toLowerCase().split('.').at(-1) ?? '';
+  if ((IMAGE_EXTENSIONS as readonly string[]).includes(ext)) return 'image';
+  if (ext === 'pdf') return 'pdf';
+  return null;
+}
+
+/** The file kinds a field accepts. */
+export function acceptedKinds(kind: UploadKind): FileKind[] {
+  return kind === 'image-or-pdf' ? ['image', 'pdf'] : [kind];
+}
+
+/** The `accept` attribute of the file input of a field. */
+export function acceptAttribute(kind: UploadKind): string {
+  return acceptedKinds(kind)
+    .flatMap((k) => (k === 'image' ? IMAGE_EXTENSIONS.map((e) => `.${e}`) : ['.pdf']))
+    .join(',');
+}
+
+/** Largest size of a file kind in bytes. */
+export function maxBytes(kind: FileKind): number {
+  return kind === 'image' ? IMAGE_MAX_BYTES : PDF_MAX_BYTES;
+}
+
+/** How many files a field holds at most (1 for a single string field). */
+export function maxFiles(prop: Pick<FieldSchema, 'x-upload' | 'type'>): number {
+  const isArray = Array.isArray(prop.type) ? prop.type.includes('array') : prop.type === 'array';
+  return isArray ? (prop['x-upload']?.maxItems ?? Number.POSITIVE_INFINITY) : 1;
+}
+
+/** Megabytes with one decimal, for messages ('15.0'). */
+export function megabytes(bytes: number): string {
+  return (bytes / 1_048_576).toFixed(1);
+}
+
+/**
+ * Checks one file before it is sent: an accepted type for the field and within its kind's size.
+ * Answers the file's kind, or the problem (`upload.badType`, `upload.tooLarge`).
+ */
+export function checkFile(file: { name: string; size: number }, kind: UploadKind): { ok: true; kind: FileKind } | { ok: false; problem: UploadProblem } {
+  const fileKind = fileKindOf(file.name);
+  if (!fileKind || !acceptedKinds(kind).includes(fileKind)) {
+    return { ok: false, problem: { key: 'upload.badType', params: { name: file.name, types: acceptAttribute(kind).replaceAll('.', '').replaceAll(',', ', ') } } };
+  }
+  const max = maxBytes(fileKind);
+  if (file.size > max) return { ok: false, problem: { key: 'upload.tooLarge', params: { name: file.name, max: megabytes(max) } } };
+  if (file.size === 0) return { ok: false, problem: { key: 'upload.empty', params: { name: file.name } } };
+  return { ok: true, kind: fileKind };
+}
+
+/** Whether `adding` more files still fit a field holding `current` of at most `max`; else the problem. */
+export function checkCount(current: number, adding: number, max: number): UploadProblem | null {
+  return current + adding > max ? { key: 'upload.tooMany', params: { max } } : null;
+}
+
+/** The path of the upload call. */
+export function uploadPath(city: string, kind: FileKind, name: string): string {
+  const q = new URLSearchParams({ kind, name });
+  return `/${encodeURIComponent(city)}/api/files/?${q.toString()}`;
+}
+
+function parseError(status: number, text: string): ApiRequestError {
+  let body: { detail?: unknown; code?: unknown; fields?: unknown } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    body = {};
+  }
+  const detail = typeof body.detail === 'string' ? body.detail : '';
+  const code = typeof body.code === 'string' ? body.code : status >= 500 ? 'server_error' : 'error';
+  const fields = body.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string[]>) : undefined;
+  // The server's refusal (size, type, pixels) is what the user reads; the catalogue's text otherwise.
+  return new ApiRequestError({ status, code, detail, fields, message: errorMessage(status, code, detail, fields) });
+}
+
+function sendOnce(path: string, file: Blob, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('Accept-Language', currentLanguage());
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(Math.min(99, Math.round((e.loaded / e.total) * 100)));
+    };
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () => reject(new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') }));
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(file);
+  });
+}
+
+/**
+ * Uploads one file of `kind` in `city`, reporting progress (0–100). Answers the stored file.
+ * Errors: `ApiRequestError` with the server's message when it refuses (400/413/415), the catalogue's
+ * texts otherwise.
+ */
+export async function uploadFile(city: string, file: File, kind: FileKind, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<UploadedFile> {
+  const path = uploadPath(city, kind, file.name);
+  let answer = await sendOnce(path, file, onProgress, signal);
+  if (answer.status === 401 && (await refreshSession())) answer = await sendOnce(path, file, onProgress, signal);
+  if (answer.status < 200 || answer.status >= 300) throw parseError(answer.status, answer.text);
+  onProgress(100);
+  return JSON.parse(answer.text) as UploadedFile;
+}

@@ -1,0 +1,157 @@
+/**
+ * Features of the generated pages that depend on what a schema declares, each tried on the first
+ * resource of the Operator's kobe menu that has it (skipped, with the reason, while the menu has
+ * none): image thumbnails with a full-screen preview (closing on Escape, its close button or a click
+ * outside the image), the CSV export, a row action (`set`/`toggle`), the optimistic delete (row gone
+ * at once, back when the server refuses), a singleton's settings page; and a delete the server
+ * answers with 209 (the row stays, its message shows).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { defineAbilityFor } from '../../src/shared/ability';
+import { createI18n } from '../../src/shared/i18n';
+import { menuFor, type MenuEntry } from '../../src/shared/manifest';
+import { fillPath, getResource, registry, type ResourceDef } from '../../src/shared/registry';
+import type { Profile } from '../../src/shared/roles';
+import { signInQuickly } from './helpers';
+import { createRecord, filesRouteExists, recordBody, uploadSample } from './record-fixtures';
+
+const CITY = 'kobe';
+const ja = createI18n('ja');
+const operator = { permission: 'Operator', is_captain_department: false, assign_city: [{ id: 1, name: CITY, name_ja: '神戸市' }] } as Pick<Profile, 'permission' | 'is_captain_department' | 'assign_city'>;
+const ability = defineAbilityFor(operator, CITY);
+
+function flat(list: readonly MenuEntry[]): MenuEntry[] {
+  return list.flatMap((e) => [...(e.resource && registry.has(e.resource) ? [e] : []), ...flat(e.children ?? [])]);
+}
+const menu = flat(menuFor('Operator', CITY)).map((entry) => ({ entry, def: getResource(entry.resource!) }));
+const listPath = (e: MenuEntry) => `/${CITY}/${(e.route ?? e.resource!).replace(/^\/+|\/+$/g, '')}`;
+const canCreate = (d: ResourceDef) => !!d.api.create && ability.can('create', d.name) && !d.singleton;
+
+async function openList(page: Page, entry: MenuEntry, id?: unknown): Promise<void> {
+  await page.goto(listPath(entry));
+  await expect(page.getByRole('heading', { name: ja.t(entry.title), exact: true })).toBeVisible();
+  if (id !== undefined) await expect(page.locator(`tr[data-row-key="${String(id)}"]`)).toBeVisible();
+}
+
+const newestFirst = (d: ResourceDef) => d.list.defaultSort.order === 'desc' && [d.createdField, d.idField].includes(d.list.defaultSort.field);
+
+test('an image column shows a thumbnail whose preview closes on Escape, its close button and a click outside', async ({ page }) => {
+  const target = menu.find(
+    ({ def }) =>
+      canCreate(def) &&
+      newestFirst(def) &&
+      def.list.columns.some((c) => def.schema.properties[c]?.['x-upload']?.kind === 'image' && !def.schema.properties[c]['x-hidden-in-list']),
+  );
+  test.skip(!target, "no resource of the Operator's kobe menu lists an image upload column");
+  await signInQuickly(page, 'operator', CITY);
+  test.skip(!(await filesRouteExists(page.request, CITY)), 'the server has no upload route yet');
+  const { entry, def } = target!;
+  const field = def.list.columns.find((c) => def.schema.properties[c]?.['x-upload']?.kind === 'image')!;
+  const body = await recordBody(page.request, CITY, def, 7);
+  const url = await uploadSample(page.request, CITY, 'image');
+  const isArray = def.schema.properties[field].type === 'array';
+  body[field] = isArray ? [url] : url;
+  const res = await page.request.fetch(fillPath(def.api.create!.path, { city: CITY }), { method: def.api.create!.method, data: body });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  const id = ((await res.json()) as Record<string, unknown>)[def.idField];
+
+  await openList(page, entry, id);
+  const thumb = page.locator(`tr[data-row-key="${String(id)}"] .ant-image`).first();
+  const preview = page.locator('.ant-image-preview-img');
+  await thumb.click();
+  await expect(preview).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(preview).toBeHidden();
+  await thumb.click();
+  await expect(preview).toBeVisible();
+  await page.locator('.ant-image-preview-close').click();
+  await expect(preview).toBeHidden();
+  await thumb.click();
+  await expect(preview).toBeVisible();
+  await page.mouse.click(8, 400);
+  await expect(preview).toBeHidden();
+});
+
+test('the CSV button downloads the export', async ({ page }) => {
+  const target = menu.find(({ def }) => def.actions.some((a) => a.kind === 'export' && ability.can(a.permission, def.name)) && ability.can('read', def.name));
+  test.skip(!target, "no resource of the Operator's kobe menu has an export action");
+  await signInQuickly(page, 'operator', CITY);
+  await openList(page, target!.entry);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'CSV' }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+});
+
+test('a row action asks for confirmation, runs and says 保存しました。', async ({ page }) => {
+  const target = menu.find(
+    ({ def }) => canCreate(def) && newestFirst(def) && def.actions.some((a) => ['set', 'toggle'].includes(a.kind) && a.path.includes('{id}') && ability.can(a.permission, def.name)),
+  );
+  test.skip(!target, "no resource of the Operator's kobe menu has a set or toggle action the Operator may run");
+  await signInQuickly(page, 'operator', CITY);
+  const { entry, def } = target!;
+  const row = await createRecord(page.request, CITY, def, 8);
+  const id = row[def.idField];
+  const action = def.actions.find((a) => ['set', 'toggle'].includes(a.kind) && a.path.includes('{id}'))!;
+  await openList(page, entry, id);
+  const call = page.waitForResponse((r) => r.request().method() === action.method && r.url().includes(fillPath(action.path, { city: CITY, id: id as string })));
+  await page.locator(`tr[data-row-key="${String(id)}"] [data-action="${action.name}"]`).click();
+  await page.locator('.ant-popconfirm').getByRole('button', { name: '実行' }).click();
+  expect((await call).status()).toBeLessThan(300);
+  await expect(page.getByText('保存しました。')).toBeVisible();
+});
+
+test('an optimistic delete removes the row at once and puts it back when the server refuses', async ({ page }) => {
+  const target = menu.find(({ def }) => def.optimisticDelete && canCreate(def) && newestFirst(def) && !!def.api.delete && ability.can('delete', def.name));
+  test.skip(!target, "no resource of the Operator's kobe menu deletes optimistically");
+  await signInQuickly(page, 'operator', CITY);
+  const { entry, def } = target!;
+  const id = (await createRecord(page.request, CITY, def, 9))[def.idField];
+  await openList(page, entry, id);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(`**${fillPath(def.api.delete!.path, { city: CITY, id: id as string })}`, async (route) => {
+    await held;
+    await route.fulfill({ status: 500, json: { code: 'server_error', detail: 'x' } });
+  });
+  const row = page.locator(`tr[data-row-key="${String(id)}"]`);
+  await row.getByRole('button', { name: '削除' }).click();
+  await page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }).click();
+  await expect(row).toHaveCount(0);
+  release();
+  await expect(page.getByText('Server Error Occured. Please Try Again !')).toBeVisible();
+  await expect(row).toBeVisible();
+});
+
+test("a delete answered 209 keeps the row and shows the server's message", async ({ page }) => {
+  await signInQuickly(page, 'operator', CITY);
+  const news = menu.find(({ def }) => def.name === 'news')!;
+  const row = await createRecord(page.request, CITY, news.def, 10);
+  await openList(page, news.entry, row.id);
+  await page.route(`**/${CITY}/api/city/admin-news/${String(row.id)}/`, (route) =>
+    route.request().method() === 'DELETE' ? route.fulfill({ status: 209, json: { detail: 'このデータは削除できません。' } }) : route.continue(),
+  );
+  const tr = page.locator(`tr[data-row-key="${String(row.id)}"]`);
+  await tr.getByRole('button', { name: '削除' }).click();
+  await page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }).click();
+  await expect(page.getByText('このデータは削除できません。')).toBeVisible();
+  await expect(tr).toBeVisible();
+  await expect(page.getByText('削除しました。')).toHaveCount(0);
+});
+
+test('a singleton has one settings page: its fields, then the form, then its fields again', async ({ page }) => {
+  const target = menu.find(({ def }) => def.singleton && !!def.api.update && ability.can('update', def.name));
+  test.skip(!target, "no singleton resource in the Operator's kobe menu");
+  await signInQuickly(page, 'operator', CITY);
+  const { entry, def } = target!;
+  const body = await recordBody(page.request, CITY, def, 11);
+  const res = await page.request.fetch(fillPath(def.api.update!.path, { city: CITY }), { method: def.api.update!.method, data: body });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  await page.goto(listPath(entry));
+  await expect(page.getByTestId('show-fields')).toBeVisible();
+  await page.getByRole('button', { name: '編集' }).click();
+  await expect(page.locator('form.generated-form')).toBeVisible();
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('保存しました。')).toBeVisible();
+  await expect(page.getByTestId('show-fields')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${listPath(entry)}$`));
+});
