@@ -8,22 +8,13 @@ import type { Database, Queryable } from '../db/database';
 import { hashRefreshToken as hashToken } from '../auth/tokens';
 import { escapeLike } from './resource-repository';
 
-interface ProfileRow {
-  id: number;
-  username: string;
-  name: string;
-  email: string;
-  avatar: string | null;
-  introduction: string | null;
-  permission: string;
-  is_captain_department: boolean;
-  school: number | null;
+/** A users row as PROFILE_COLUMNS selects it: the Profile's own columns plus the raw ones. */
+type ProfileRow = Pick<Profile, 'id' | 'username' | 'name' | 'email' | 'avatar' | 'introduction' | 'permission' | 'is_captain_department' | 'school' | 'email_verified'> & {
   grp: number | null;
   classes: number[] | null;
   advertisements: number[] | null;
-  email_verified: boolean;
   cities: Array<City & { assigned: boolean }> | null;
-}
+};
 
 /** The columns of a Profile, for `FROM users u`: `cities` = every city for an Administrator, else the assigned ones. */
 const PROFILE_COLUMNS = `u.id, u.username, u.name, u.email, u.avatar, u.introduction, u.permission, u.is_captain_department,
