@@ -2,7 +2,7 @@
 # `npm test`: everything, on a real database and a real browser.
 #  1. installs Debian's chromium, fonts-noto-cjk and postgresql when missing (nothing else is downloaded);
 #  2. `npm run check` (generated types, schema and manifest validation, type-check, lint);
-#  3. unit tests on PGlite; 4. the server tests again on a throwaway PostgreSQL (DATABASE_URL);
+#  3. unit tests on PGlite; 4. the server and contract tests again on a throwaway PostgreSQL (DATABASE_URL);
 #  5. the console build and the Playwright end-to-end tests in Debian's Chromium.
 # Prints 'tests: N passed, N failed' at the end.
 set -euo pipefail
@@ -27,7 +27,7 @@ npm run check
 echo "== unit tests (PGlite)"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit-pglite.json
 
-echo "== server tests (PostgreSQL)"
+echo "== server and contract tests (PostgreSQL)"
 pgbin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
 pgdir=$(mktemp -d /tmp/city-console-pg.XXXXXX)
 pgport=$((54000 + RANDOM % 1000))
@@ -38,7 +38,7 @@ as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -o "-p $pgport -k $pgdir -c listen_addres
 stop_pg() { as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$pgdir"; }
 trap stop_pg EXIT
 DATABASE_URL="postgres://postgres@127.0.0.1:$pgport/postgres" \
-  npx vitest run tests/unit/server --reporter=default --reporter=json --outputFile.json=test-results/unit-postgres.json
+  npx vitest run tests/unit/server tests/unit/contract --reporter=default --reporter=json --outputFile.json=test-results/unit-postgres.json
 
 echo "== end-to-end (Chromium)"
 npx vite build
