@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
 import type { BaseRecord, CrudFilter } from '@refinedev/core';
 import { getDefaultSortOrder, useTable } from '@refinedev/antd';
-import { Button, Card, Flex, Input, Table, Typography } from 'antd';
+import { Button, Flex, Input, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
@@ -28,6 +28,7 @@ import { listActions } from './record-action-defs';
 import { RecordActions } from './record-actions';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
+import { PageCard } from './page-card';
 
 function searchValue(filters: CrudFilter[]): string {
   const f = filters.find((x) => 'field' in x && SEARCH_FIELDS.includes(x.field));
@@ -84,11 +85,9 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   };
 
   return (
-    <Card>
-      <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t(route.title)}
-        </Typography.Title>
+    <PageCard
+      title={t(route.title)}
+      extra={
         <Flex gap={12} wrap align="center">
           {def.list.search.length > 0 && (
             <Input.Search
@@ -111,8 +110,9 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
             </Button>
           )}
         </Flex>
-      </Flex>
+      }
+    >
       <Table<BaseRecord> {...tableProps} columns={columns} rowKey="id" scroll={{ x: 'max-content' }} />
-    </Card>
+    </PageCard>
   );
 }

@@ -8,7 +8,7 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useOne, type BaseRecord } from '@refinedev/core';
 import { useAbility } from '@casl/react';
-import { Button, Card, Empty, Flex, Typography } from 'antd';
+import { Button, Empty } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { getResource } from '@/shared/registry';
@@ -17,6 +17,7 @@ import { Loading } from '../pages/loading';
 import { ResourceForm } from './resource-form';
 import type { ResourceRoute } from './resource-routes';
 import { ShowBody } from './show-body';
+import { PageCard } from './page-card';
 
 /** The id Refine is given for a singleton's record (its paths have no {id}). */
 export const SINGLETON_ID = 'singleton';
@@ -40,18 +41,17 @@ export function SingletonPage({ route }: { route: ResourceRoute }) {
   if (query.isLoading) return <Loading />;
 
   return (
-    <Card>
-      <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t(route.title)}
-        </Typography.Title>
-        {canEdit && (
+    <PageCard
+      title={t(route.title)}
+      extra={
+        canEdit && (
           <Button type="primary" icon={<EditOutlined />} onClick={() => setEditing(true)}>
             {t('actions.edit')}
           </Button>
-        )}
-      </Flex>
+        )
+      }
+    >
       {result ? <ShowBody def={def} record={result} city={city} /> : <Empty description={t('pages.notFound')} />}
-    </Card>
+    </PageCard>
   );
 }

@@ -211,3 +211,24 @@ export function youtubeId(raw: string): string | null {
   return id && ID.test(id) ? id : null;
 }
 
+/**
+ * Creates a user of `city` from checked profile fields (username and e-mail required), unique on
+ * both (400 field errors otherwise, see `uniqueWrite`), e-mail not yet verified. Resolves to its id.
+ */
+export async function createCityUser(
+  request: FastifyRequest,
+  f: ProfileFields,
+  city: string,
+  extra: { passwordHash: string; permission: string; school?: number | null },
+): Promise<number> {
+  return uniqueWrite(request, f, null, async () =>
+    users.createUser(request.server.db, {
+      username: f.username!,
+      email: f.email!,
+      name: f.name ?? '',
+      assignCity: [city],
+      emailVerified: false,
+      ...extra,
+    }),
+  );
+}

@@ -47,7 +47,7 @@ import { HttpError } from '../http-error';
 import { findCity, listCities } from '../repositories/city-repository';
 import * as users from '../repositories/user-repository';
 import { translatorFor } from '../translator';
-import { type Body, RESET_TTL_S, VERIFY_TTL_S, MYNUMBER_TTL_S, EMAIL, bodyOf, text, isAdmin, intOf, add, check, checkPassword, checkRegisterPassword, checkConfirm, profileFields, checkUnique, uniqueWrite, listAnswer, manager, targetOf, managementFields, profileAnswer, youtubeId } from './user-inputs';
+import { type Body, RESET_TTL_S, VERIFY_TTL_S, MYNUMBER_TTL_S, EMAIL, bodyOf, text, isAdmin, intOf, add, check, checkPassword, checkRegisterPassword, checkConfirm, profileFields, checkUnique, uniqueWrite, listAnswer, manager, targetOf, managementFields, profileAnswer, youtubeId, createCityUser } from './user-inputs';
 import { registerUserCityRoutes } from './user-city-routes';
 
 /** Registers the users and account calls, and the city calls of 001 7.3 that routes/cities.ts does not serve (`registerUserCityRoutes`). */
@@ -173,18 +173,8 @@ export function registerUserRoutes(app: FastifyInstance): void {
     if (password) checkPassword(errors, 'password', password);
     await checkUnique(request, errors, f, null);
     check(errors);
-    const id = await uniqueWrite(request, f, null, async () =>
-      users.createUser(db, {
-        username: f.username!,
-        email: f.email!,
-        name: f.name ?? '',
-        passwordHash: password ? await hashPassword(password) : users.UNUSABLE_PASSWORD,
-        permission: 'Teacher',
-        assignCity: [city.name],
-        school,
-        emailVerified: false,
-      }),
-    );
+    const passwordHash = password ? await hashPassword(password) : users.UNUSABLE_PASSWORD;
+    const id = await createCityUser(request, f, city.name, { passwordHash, permission: 'Teacher', school });
     await users.auditUser(db, caller.id, city.name, 'add_teacher', id);
     return reply.code(201).send(await profileAnswer(request, id));
   });
@@ -287,17 +277,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
     checkConfirm(errors, 'confirm', password, text(b, 'confirm'));
     await checkUnique(request, errors, f, null);
     check(errors);
-    const id = await uniqueWrite(request, f, null, async () =>
-      users.createUser(db, {
-        username: f.username!,
-        email: f.email!,
-        name: f.name ?? '',
-        passwordHash: await hashPassword(password!),
-        permission: 'Advertiser',
-        assignCity: [city.name],
-        emailVerified: false,
-      }),
-    );
+    const id = await createCityUser(request, f, city.name, { passwordHash: await hashPassword(password!), permission: 'Advertiser' });
     await users.issueUserToken(db, id, 'email_verification', VERIFY_TTL_S);
     await users.auditUser(db, null, city.name, 'register', id);
     return reply.code(201).send(await profileAnswer(request, id));
