@@ -4,7 +4,7 @@
  */
 import { defineConfig } from '@playwright/test';
 
-const PORT = 8181;
+const PORT = Number(process.env.E2E_PORT ?? 8181);
 // A fresh PGlite directory per run; kept in the environment so worker processes agree on it.
 process.env.E2E_DATA_DIR ??= `test-results/e2e-data-${Date.now()}`;
 const dataDir = process.env.E2E_DATA_DIR;
