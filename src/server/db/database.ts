@@ -23,7 +23,7 @@ export interface Database extends Queryable {
 export interface OpenOptions {
   /** PGlite only: close on SIGTERM/SIGINT and exit (default true). The server passes false and closes in its own order. */
   handleSignals?: boolean;
-  /** PGlite only: a `dumpDataDir()` tarball used instead of initdb for a new database (tests). */
+  /** PGlite only: a `dumpDataDir()` tarball used instead of initdb for a new database (default: the machine's template, see pglite-template.ts). */
   template?: Blob;
 }
 

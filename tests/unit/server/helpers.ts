@@ -1,12 +1,9 @@
 /**
  * Test helpers of the server: a real database (PostgreSQL in a schema of its own when DATABASE_URL is
- * set, else in-memory PGlite started from a cached initdb tarball) and a prepared app for `inject`.
+ * set, else in-memory PGlite started from the machine's empty-cluster template, src/server/db/pglite-template.ts) and a prepared app for `inject`.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { ResourceDef } from '../../../src/shared/registry';
@@ -14,28 +11,9 @@ import { buildApp } from '../../../src/server/app';
 import { loadConfig, type Config } from '../../../src/server/config';
 import type { Database } from '../../../src/server/db/database';
 import { openPglite } from '../../../src/server/db/pglite';
+import { pgliteTemplate } from '../../../src/server/db/pglite-template';
 import { openPostgres } from '../../../src/server/db/postgres';
 import { prepareDatabase } from '../../../src/server/db/prepare';
-
-const pgliteVersion = (
-  JSON.parse(readFileSync(new URL('../../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
-
-/** A gzip tarball of a fresh PGlite cluster, made once per machine and PGlite version (initdb takes seconds). */
-export async function pgliteTemplate(): Promise<Blob> {
-  const dir = join(tmpdir(), 'city-console-test');
-  const file = join(dir, `pglite-${pgliteVersion}.tgz`);
-  if (!existsSync(file)) {
-    await mkdir(dir, { recursive: true });
-    const fresh = await PGlite.create();
-    const dump = await fresh.dumpDataDir('gzip');
-    await fresh.close();
-    const partial = `${file}.${process.pid}.tmp`;
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-    await rename(partial, file);
-  }
-  return new Blob([await readFile(file)]);
-}
 
 export interface TestDatabase {
   db: Database;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../../src/server/db/pglite';
-import { pgliteTemplate } from './helpers';
+import { pgliteTemplate } from '../../../src/server/db/pglite-template';
 
 const fixture = fileURLToPath(new URL('./fixtures/open-data-dir.ts', import.meta.url));
 const dirs: string[] = [];
