@@ -55,6 +55,8 @@ interface DemoUser extends DemoAccount {
 const DEMO_USERS: DemoUser[] = [
   { username: 'administrator', name: '管理 太郎', role: 'Administrator', permission: 'Administrator', cities: SEED_CITIES.map(([n]) => n) },
   { username: 'operator', name: '運用 花子', role: 'Operator', permission: 'Operator', cities: ['kobe', 'fukuoka', 'cippoweb'] },
+  // An Operator with a single assigned city: it is chosen at sign-in (000 4).
+  { username: 'operator-akita', name: '運用 秋子', role: 'Operator', permission: 'Operator', cities: ['akita'] },
   { username: 'president', name: '校長 一郎', role: 'President', permission: 'President', cities: ['kobe'] },
   { username: 'captain', name: '部長 次郎', role: 'Captain', permission: 'Member', captain: true, cities: ['kobe'] },
   { username: 'teacher', name: '先生 三郎', role: 'Teacher', permission: 'Teacher', cities: ['kobe'] },

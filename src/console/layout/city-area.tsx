@@ -21,6 +21,7 @@ import { Loading } from '../pages/loading';
 import { PAGE_COMPONENTS } from '../pages/page-components';
 import { ConsoleLayout } from './console-layout';
 import { RequireAbility } from './require-ability';
+import { RouteFallback } from './route-fallback';
 
 const ResourceList = lazy(() => import('../generated/resource-list').then((m) => ({ default: m.ResourceList })));
 const ResourceForm = lazy(() => import('../generated/resource-form').then((m) => ({ default: m.ResourceForm })));
@@ -126,7 +127,7 @@ export function CityArea() {
               }
             />,
           ])}
-          <Route path="*" element={<Navigate to="/404" replace />} />
+          <Route path="*" element={<RouteFallback />} />
         </Routes>
       </Suspense>
     </ConsoleLayout>

@@ -9,7 +9,7 @@ import { useCustom, useLogout } from '@refinedev/core';
 import { Button, Card, Empty, Flex, Typography } from 'antd';
 import type { City } from '@/shared/roles';
 import { effectiveRole } from '@/shared/roles';
-import { CITY_INFO_PATH, cityAllowed, landingPath } from '../providers/account';
+import { CITY_INFO_PATH, cityAllowed, rootPath } from '../providers/account';
 import { setCity } from '../providers/session';
 import { useSession } from '../hooks/use-session';
 import { Loading } from './loading';
@@ -33,7 +33,7 @@ export function CityPage() {
 
   const choose = (city: City) => {
     setCity(city.name);
-    navigate(landingPath(city.name));
+    navigate(rootPath(profile, city.name));
   };
 
   return (

@@ -26,7 +26,7 @@ interface Credentials {
 }
 
 export function LoginPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = AntdApp.useApp();
   const navigate = useNavigate();
   const invalidateAuth = useInvalidateAuthStore();
@@ -37,7 +37,8 @@ export function LoginPage() {
 
   useEffect(() => {
     const reason = takeReason();
-    if (reason) showError(t(reason));
+    // an i18n key (deny flows), or a message as it came (a failed user-info fetch, 001 8)
+    if (reason) showError(i18n.exists(reason) ? t(reason) : reason);
     // only once, when the page opens after a forced sign-out
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

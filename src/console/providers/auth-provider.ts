@@ -1,21 +1,39 @@
 /**
  * Refine auth provider (000 4 Sign-in, 001 7.1, 001 8). The server keeps the tokens in HttpOnly
  * cookies; the console stores only the chosen city (localStorage `City`).
- * - login: POST /default/api/login; refused roles get `user.denyPermission` and are signed out; a
- *   stored city the user may not use is forgotten; an Operator with one assigned city gets it chosen;
- *   lands on /{city}/dashboard, or /city without a chosen city.
+ * - login: POST /default/api/login; user info without data or role is refused (001 8 texts); refused
+ *   roles get `user.denyPermission` and are signed out (signInDenial: role, Member rule, the city
+ *   `advertiser`, no menu set); a stored city the user may not use is forgotten; an Operator with one
+ *   assigned city gets it chosen; lands on the root entry (rootPath: /cippoweb/top-page/ for the
+ *   member, /{city}/dashboard, or /city without a chosen city).
  * - check: GET /default/api/users/account (no session → /login); a refused role or a chosen city
- *   outside the user's active cities signs out.
- * - logout: POST /default/login/logout, forgets `City`, goes to /login.
+ *   outside the user's active cities signs out; any other failure of the user-info fetch signs out
+ *   and /login shows the error or 'Verification failed, please login again' (001 8).
+ * - logout (000 4): asks the server whose the session cookie is (GET /default/api/users/whoami); if
+ *   not the loaded profile's, raises the mismatch modal (logout-mismatch.ts) and stays; otherwise
+ *   POST /default/login/logout, forgets `City` and reloads the console on /login.
  * - onError: 401 signs out; 403 signs out and /login shows the permission message (001 8); other
  *   statuses are shown by the notification of the failing call.
  */
 import type { AuthProvider } from '@refinedev/core';
 import { effectiveRole, type Profile } from '@/shared/roles';
 import { i18n } from '../i18n';
-import { autoCity, cityAllowed, fetchAccount, landingPath, LOGIN_PATH, LOGOUT_PATH, signInDenial } from './account';
+import {
+  autoCity,
+  checkUserInfo,
+  cityAllowed,
+  fetchAccount,
+  LOGIN_PATH,
+  LOGOUT_PATH,
+  rootPath,
+  signInDenial,
+  UserInfoError,
+  userInfoFailure,
+  WHOAMI_PATH,
+} from './account';
 import { isApiError } from './api-error';
 import { noteFreshTokens, request, startRefreshTimer, stopRefreshTimer } from './http';
+import { isLogoutMismatch, raiseLogoutMismatch } from './logout-mismatch';
 import { getCity, getSession, markSignedOut, setCity, setProfile } from './session';
 
 /** The login answer (001 7.1). Tokens are in the body for API clients; the console ignores them. */
@@ -37,6 +55,29 @@ export class SignInError extends Error {
     super(message);
     this.name = 'SignInError';
   }
+}
+
+/**
+ * Ends the session with a reason the login page shows once (an i18n key, or a message): revokes it on
+ * the server and forgets the profile. Used by the deny flows (000 6, 001 8).
+ */
+export async function signOutWith(reason: string, clearCity = false): Promise<void> {
+  await endServerSession();
+  markSignedOut(clearCity, reason);
+}
+
+/** The id of the user the session cookie belongs to, or null when there is no session (000 4 Logout). */
+async function cookieOwner(): Promise<number | null> {
+  try {
+    return (await request<{ id: number }>(WHOAMI_PATH)).id;
+  } catch {
+    return null;
+  }
+}
+
+/** Leaves the page for /login with a full reload (000 4 Logout: 'reloads'); kept apart for tests. */
+function reloadToLogin(): void {
+  globalThis.location?.replace('/login');
 }
 
 async function endServerSession(): Promise<void> {
@@ -62,20 +103,27 @@ export const authProvider: AuthProvider = {
       return { success: false, error: new SignInError((e as Error).message, code) };
     }
     noteFreshTokens();
-    const profile = answer.user;
-    const denial = signInDenial(profile);
+    let profile: Profile;
+    try {
+      profile = checkUserInfo(answer.user);
+    } catch (e) {
+      await endServerSession();
+      markSignedOut(false);
+      return { success: false, error: new SignInError(i18n.t((e as UserInfoError).reason), 'denied') };
+    }
+    let city = getCity();
+    if (city && !cityAllowed(profile, city)) city = null;
+    city ??= autoCity(profile);
+    const denial = signInDenial(profile, city);
     if (denial) {
       await endServerSession();
       markSignedOut(false);
       return { success: false, error: new SignInError(i18n.t(denial), 'denied') };
     }
     setProfile(profile);
-    let city = getCity();
-    if (city && !cityAllowed(profile, city)) city = null;
-    city ??= autoCity(profile);
     setCity(city);
     startRefreshTimer();
-    return { success: true, redirectTo: landingPath(city) };
+    return { success: true, redirectTo: rootPath(profile, city) };
   },
 
   async check() {
@@ -83,10 +131,13 @@ export const authProvider: AuthProvider = {
     try {
       profile = await fetchAccount();
     } catch (e) {
-      return { authenticated: false, redirectTo: '/login', error: e as Error };
+      if (isApiError(e) && e.status === 401) return { authenticated: false, redirectTo: '/login', error: e as Error };
+      // 001 8: a failed user-info fetch signs out, shows the error or 'Verification failed…', goes to /.
+      await signOutWith(userInfoFailure(e));
+      return { authenticated: false, logout: true, redirectTo: '/', error: e as Error };
     }
-    const denial = signInDenial(profile);
     const city = getCity();
+    const denial = signInDenial(profile, city);
     if (denial || (city && !cityAllowed(profile, city))) {
       await endServerSession();
       markSignedOut(!!city && !denial, denial);
@@ -97,9 +148,15 @@ export const authProvider: AuthProvider = {
   },
 
   async logout() {
+    const profile = getSession().profile;
+    if (isLogoutMismatch(profile?.id ?? null, await cookieOwner())) {
+      raiseLogoutMismatch();
+      return { success: true };
+    }
     await endServerSession();
     markSignedOut(true);
-    return { success: true, redirectTo: '/login' };
+    reloadToLogin();
+    return { success: true };
   },
 
   async onError(error: unknown) {

@@ -40,6 +40,8 @@ export interface TokenService {
   rotateRefresh(token: string): Promise<IssuedRefresh | null>;
   /** The family of a refresh token (any state), or null. */
   familyOf(token: string): Promise<string | null>;
+  /** The user and family of a live refresh token (not rotated, revoked or expired), or null. Never spends it. */
+  liveRefresh(token: string): Promise<{ userId: number; family: string } | null>;
   /** Revokes every token of a family (logout). */
   revokeFamily(family: string): Promise<void>;
 }
@@ -123,6 +125,13 @@ export function createTokenService(db: Database, secret: Uint8Array): TokenServi
     async familyOf(token) {
       const rows = await db.query<{ family: string }>('SELECT family FROM refresh_tokens WHERE token_hash = $1', [hashRefreshToken(token)]);
       return rows[0]?.family ?? null;
+    },
+    async liveRefresh(token) {
+      const rows = await db.query<{ family: string; user_id: number }>(
+        'SELECT family, user_id FROM refresh_tokens WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()',
+        [hashRefreshToken(token)],
+      );
+      return rows[0] ? { userId: Number(rows[0].user_id), family: rows[0].family } : null;
     },
     async revokeFamily(family) {
       await revoke(db, family);

@@ -5,6 +5,8 @@
  * - GET  /default/api/users/whoami     → {id} (ours: the console's logout check, 000 4 Logout)
  * - POST /:city/api/refresh-token      {refresh_token?} (else the cookie) → {access_token, refresh_token}
  * - POST /default/login/logout         → {detail: 'ok'}
+ * - POST /default/api/session/adopt    {token, refresh_token} → {user} (ours: 000 4 Autologin; the console
+ *   never holds tokens, so the tokens of /cippoweb/autologin's query become the session cookies here)
  * Cookies Admin-Token, Admin-Refresh-Token and Redirect-Token: HttpOnly, SameSite=Strict, Path=/,
  * Secure when the request came over https.
  */
@@ -38,6 +40,14 @@ function cookieOptions(request: FastifyRequest, maxAge: number) {
 function setSessionCookies(request: FastifyRequest, reply: FastifyReply, access: string, refresh: string): void {
   reply.setCookie(COOKIE_ACCESS, access, cookieOptions(request, ACCESS_TOKEN_TTL_S));
   reply.setCookie(COOKIE_REFRESH, refresh, cookieOptions(request, REFRESH_TOKEN_TTL_S));
+}
+
+/** Starts the booking session of a profile that gets one (000 4, 6): sets Redirect-Token; answers the booking refresh token, or null. */
+async function startBookingSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, profile: Profile): Promise<string | null> {
+  if (!getsBookingToken(profile)) return null;
+  const booking = await app.tokens.issueRefresh(profile.id);
+  reply.setCookie(COOKIE_REDIRECT, booking.token, cookieOptions(request, REFRESH_TOKEN_TTL_S));
+  return booking.token;
 }
 
 function stringField(body: unknown, name: string): string | undefined {
@@ -90,12 +100,30 @@ const LOGOUT_OPERATION = {
   responses: { '200': { description: 'Signed out', content: json({ type: 'object', properties: { detail: { type: 'string' } } }) }, default: ERROR },
 };
 
+const ADOPT_OPERATION = {
+  operationId: 'session_adopt',
+  tags: ['session'],
+  summary: 'Ours (000 4 Autologin): adopts a token pair handed over in a link as the session cookies',
+  security: [],
+  requestBody: {
+    required: true,
+    content: json({ type: 'object', required: ['token', 'refresh_token'], properties: { token: { type: 'string' }, refresh_token: { type: 'string' } } }),
+  },
+  responses: {
+    '200': { description: 'The user; cookies set', content: json({ type: 'object', required: ['user'], properties: { user: { type: 'object' } } }) },
+    default: ERROR,
+  },
+};
+
 /** Registers the session routes. `loginRateLimit` = attempts per IP and minute (0 = none). */
 export function registerSessionRoutes(app: FastifyInstance, options: { loginRateLimit: number }): void {
   const { db, tokens } = app;
   const loginConfig: FastifyContextConfig = { openapi: LOGIN_OPERATION };
   if (options.loginRateLimit > 0) loginConfig.rateLimit = { max: options.loginRateLimit, timeWindow: 60_000 };
   const loginOptions = { config: loginConfig };
+  const adoptConfig: FastifyContextConfig = { openapi: ADOPT_OPERATION };
+  if (options.loginRateLimit > 0) adoptConfig.rateLimit = { max: options.loginRateLimit, timeWindow: 60_000 };
+  const adoptOptions = { config: adoptConfig };
 
   app.post('/default/api/login', loginOptions, async (request, reply) => {
     const username = stringField(request.body, 'username')?.trim();
@@ -113,12 +141,28 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     const token = await tokens.signAccess(user.id, refresh.family);
     setSessionCookies(request, reply, token, refresh.token);
     const answer: Record<string, unknown> = { user: profile, token, refresh_token: refresh.token };
-    if (getsBookingToken(profile)) {
-      const booking = await tokens.issueRefresh(user.id);
-      reply.setCookie(COOKIE_REDIRECT, booking.token, cookieOptions(request, REFRESH_TOKEN_TTL_S));
-      answer.booking = { refresh: booking.token };
-    }
+    const booking = await startBookingSession(app, request, reply, profile);
+    if (booking) answer.booking = { refresh: booking };
     return answer;
+  });
+
+  // 000 4 Autologin: the refresh token must be live; the access token, when it is still valid, must be
+  // of the same session (else 401). An expired access token is replaced by a fresh one of the same
+  // session (the refresh token alone could get one from /refresh-token anyway). Nothing is rotated,
+  // so opening the same autologin address twice does not end the session.
+  app.post('/default/api/session/adopt', adoptOptions, async (request, reply) => {
+    const presented = stringField(request.body, 'refresh_token');
+    const access = stringField(request.body, 'token');
+    if (!presented || !access) throw new HttpError('unauthorized');
+    const live = await tokens.liveRefresh(presented);
+    if (!live) throw new HttpError('unauthorized');
+    const claims = await tokens.verifyAccess(access);
+    if (claims && (claims.family !== live.family || claims.userId !== live.userId)) throw new HttpError('unauthorized');
+    const profile = await loadProfile(db, live.userId, live.family);
+    if (!profile) throw new HttpError('unauthorized');
+    setSessionCookies(request, reply, claims ? access : await tokens.signAccess(live.userId, live.family), presented);
+    await startBookingSession(app, request, reply, profile);
+    return { user: profile };
   });
 
   app.get('/default/api/users/account', async (request) => requireProfile(request));
