@@ -21,11 +21,11 @@ async function apiLogin(request: APIRequestContext, username: string): Promise<L
   return (await res.json()) as LoginAnswer;
 }
 
-/** Creates a user as the Administrator (POST /kobe/api/users/) and answers the username. */
+/** Creates a user of `cities` as the Administrator (POST /{first city}/api/users/) and answers the username. */
 async function createUser(request: APIRequestContext, permission: string, cities: string[]): Promise<string> {
   const admin = await apiLogin(request, 'administrator');
   const username = `${permission.toLowerCase()}-${Date.now()}-${Math.floor(Math.random() * 1000)}`;
-  const res = await request.post('/kobe/api/users/', {
+  const res = await request.post(`/${cities[0]}/api/users/`, {
     headers: { Authorization: `Bearer ${admin.token}` },
     data: { username, email: `${username}@example.jp`, password: PASSWORD, permission, assign_city: cities },
   });
