@@ -51,6 +51,7 @@ describe('npm run validate', () => {
       await editJson(join(dir, 'menus/shonan.json'), (m) => {
         const admin = (m.sets as { admin: { add: Array<Record<string, unknown>>; remove?: string[] } }).admin;
         admin.add.push({ key: 'stats', page: 'nowhere', icon: 'BarChartOutlined', title: 'menu.news', roles: ['Mayor'], after: 'ghost' });
+        admin.add.push({ key: 'by-id', resource: 'news', route: 'news-by/:id', icon: 'ReadOutlined', title: 'menu.news' });
         admin.remove = ['phantom'];
       });
     });
@@ -59,6 +60,7 @@ describe('npm run validate', () => {
     expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'stats' names unknown role 'Mayor'");
     expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'stats': after names unknown entry 'ghost'");
     expect(r.out).toContain("menus/shonan.json: set 'admin': remove names unknown entry 'phantom'");
+    expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'by-id': route 'news-by/:id' of a resource may not use the parameter :id");
   });
   it('refuses a manifest without a valid city name and two entries on one route', async () => {
     const r = await validate(async (dir) => {

@@ -30,7 +30,7 @@ const SPEC_ROUTES = [
   'genres-pass/list-genre', 'genre', 'category-recommend', 'top', 'top-page', 'premium-pass', 'today', 'tomorrow', 'map', 'goumet', 'mall',
   'detail-mall/mall1', 'detail-mall/list-ads',
   'favorite', 'magazine-toyonaka', 'magazine', 'advertisments', 'advertisments-toyonaka', 'cippoweb-advertisments', 'bulletin-board', 'term', 'sport-news',
-  'review', 'review-ranking/:id', 'report-ranking/menu', 'report-ranking/review', 'tweet-request', 'user-click-statistic',
+  'review', 'review-ranking/:reviewId', 'report-ranking/menu', 'report-ranking/review', 'tweet-request', 'user-click-statistic',
   'user-shirahama', 'user-toyonaka', 'store', 'chat', 'chat/:id/:shopName/img/:imgShop',
   'support', 'locker/list-locker', 'schedule/clean-trash', 'schedule/notice', 'trash/dictionaries',
   'guideline', 'timecard', 'help-center', 'elderly-notice', 'invoice/list-invoice',
