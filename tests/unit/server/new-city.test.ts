@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { buildApp } from '../../../src/server/app';
 import { prepareDatabase } from '../../../src/server/db/prepare';
 import { manifestCities, menuFor, type Manifest } from '../../../src/shared/manifest';
-import { bearer, login, openTestDatabase, testConfig } from '../server/helpers';
+import { bearer, login, openTestDatabase, testConfig } from './helpers';
 
 const root = resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
