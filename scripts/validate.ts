@@ -3,7 +3,8 @@
  * entry of every problem (DESIGN.md: 'a typo fails with a clear message').
  * - every schemas/*.schema.json against schemas/meta/resource.schema.json, then the registry build;
  * - every menus/*.json against schemas/meta/manifest.schema.json; every entry names a known
- *   resource, page, role and icon; every `extends` resolves;
+ *   resource, page, role and icon; every `extends` resolves; `remove`, `order` and `after` name
+ *   entries of the base set; within a city's set no two entries share a key or a route;
  * - every language folder of locales/ has the namespace files and keys of locales/ja, no key is in
  *   two files, and every i18n key a schema or manifest names exists.
  * Exits 1 with one line per problem. `VALIDATE_ROOT=dir` checks another tree of the same layout (tests).
@@ -12,7 +13,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Ajv from 'ajv';
 import { buildRegistry, type ResourceSchema } from '../src/shared/registry';
-import { allEntries, resolveManifest, type Manifest } from '../src/shared/manifest';
+import { allEntries, resolveManifest, type Manifest, type MenuEntry, type SetChange } from '../src/shared/manifest';
+import { ROLES, type MenuSet } from '../src/shared/roles';
 import { MENU_ICONS, PAGES } from '../src/shared/pages';
 import { LANGUAGES } from '../src/shared/constants';
 
@@ -59,10 +61,38 @@ for (const { manifest, set, entry } of allEntries(manifests)) {
   if (entry.resource && !resources.has(entry.resource)) problems.push(`${where} names unknown resource '${entry.resource}'`);
   if (entry.page && !(entry.page in PAGES)) problems.push(`${where} names unknown page '${entry.page}'`);
   if (!(MENU_ICONS as readonly string[]).includes(entry.icon)) problems.push(`${where} names unknown icon '${entry.icon}'`);
+  // A resource's edit and show routes add `:id` after its route (src/console/generated/resource-routes.ts).
+  if (entry.resource && /:id(\/|$)/.test(entry.route ?? '')) problems.push(`${where}: route '${entry.route}' of a resource may not use the parameter :id`);
+  for (const role of entry.roles ?? []) if (!(ROLES as readonly string[]).includes(role)) problems.push(`${where} names unknown role '${role}'`);
 }
-for (const name of Object.keys(manifests)) {
+for (const [name, m] of Object.entries(manifests)) {
   try {
-    resolveManifest(name, manifests);
+    const resolved = resolveManifest(name, manifests);
+    // remove, order and after name entries of the base set (or entries this change adds).
+    const base = m.extends ? resolveManifest(m.extends, manifests) : {};
+    for (const [set, change] of Object.entries(m.sets ?? {}) as Array<[MenuSet, MenuEntry[] | SetChange]>) {
+      if (Array.isArray(change)) continue;
+      const known = new Set([...(base[set] ?? []).map((e) => e.key), ...(change.add ?? []).map((e) => e.key)]);
+      const where = `menus/${name}.json: set '${set}'`;
+      for (const k of change.remove ?? []) if (!known.has(k)) problems.push(`${where}: remove names unknown entry '${k}'`);
+      for (const k of change.order ?? []) if (!known.has(k)) problems.push(`${where}: order names unknown entry '${k}'`);
+      for (const e of change.add ?? []) if (e.after !== undefined && !known.has(e.after)) problems.push(`${where}, entry '${e.key}': after names unknown entry '${e.after}'`);
+    }
+    // Within one set of a city, a key or a route names one entry only.
+    for (const [set, entries] of Object.entries(resolved)) {
+      const keys = new Map<string, number>();
+      const routes = new Map<string, number>();
+      const walk = (list: MenuEntry[]) => {
+        for (const e of list) {
+          keys.set(e.key, (keys.get(e.key) ?? 0) + 1);
+          if (e.route) routes.set(e.route, (routes.get(e.route) ?? 0) + 1);
+          walk(e.children ?? []);
+        }
+      };
+      walk(entries ?? []);
+      for (const [k, n] of keys) if (n > 1) problems.push(`menus/${name}.json: set '${set}' has ${n} entries with key '${k}'`);
+      for (const [r, n] of routes) if (n > 1) problems.push(`menus/${name}.json: set '${set}' has ${n} entries with route '${r}'`);
+    }
   } catch (e) {
     problems.push(`menus/${name}.json: ${(e as Error).message}`);
   }

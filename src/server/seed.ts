@@ -12,29 +12,23 @@ import { hashPassword } from './auth/passwords';
 import { createRecord } from './repositories/resource-repository';
 import { seedExamples } from './seed-examples';
 import { createUser, type NewUser } from './repositories/user-repository';
+import { manifestCities, type Manifest } from '../shared/manifest';
 
-/** Cities: name → Japanese name (000 6 lists the names; 000 3 City). */
-export const SEED_CITIES: ReadonlyArray<readonly [string, string]> = [
-  ['default', 'デフォルト'],
-  ['kobe', '神戸市'],
-  ['fukuoka', '福岡市'],
-  ['akita', '秋田市'],
-  ['toyonaka2', '豊中市'],
-  ['kurashiki', '倉敷市'],
-  ['cippoweb', 'チッポウェブ'],
-  ['shonan', '湘南'],
-  ['sanda', '三田市'],
-  ['osakakyobashi', '大阪京橋'],
-  ['tottoriseibu', '鳥取県西部'],
-  ['shirahama', '白浜町'],
-  ['booking', 'ブッキング'],
-  ['kakogawa', '加古川市'],
-  ['awaji', '淡路市'],
-  ['kawanishi', '川西市'],
-  ['kawasaki', '川崎市'],
-  ['kashu', '加集'],
-  ['advertiser', '広告主'],
+/** The first cities' order (their ids); every other city of a manifest follows by name. */
+const SEED_ORDER = [
+  'default', 'kobe', 'fukuoka', 'akita', 'toyonaka2', 'kurashiki', 'cippoweb', 'shonan', 'sanda', 'osakakyobashi',
+  'tottoriseibu', 'shirahama', 'booking', 'kakogawa', 'awaji', 'kawanishi', 'kawasaki', 'kashu', 'advertiser',
 ];
+
+/**
+ * Cities seeded on a new database: name → Japanese name, the cities of the manifests (menus/*.json
+ * with `name_ja`; 000 6 lists the names, 000 3 City), in SEED_ORDER first.
+ */
+export const SEED_CITIES: ReadonlyArray<readonly [string, string]> = (() => {
+  const cities = manifestCities();
+  const rank = (name: string) => (SEED_ORDER.includes(name) ? SEED_ORDER.indexOf(name) : SEED_ORDER.length);
+  return [...cities].sort((a, b) => rank(a.name) - rank(b.name)).map((c) => [c.name, c.name_ja] as const);
+})();
 
 /** The password of every demo account. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -152,4 +146,21 @@ export async function seed(db: Database, options: { demo: boolean; resources?: R
   });
   if (seeded && options.demo) await seedDemoContent(db, options.resources ?? registry);
   return seeded;
+}
+
+/**
+ * Inserts every city that has a manifest (`name_ja`, not a `base`; default: menus/*.json of this
+ * build) but no row yet, keeping existing rows (000 6: a configurer adds a city with one manifest,
+ * `npm run new-city`). Safe from several processes at once (ON CONFLICT). Resolves to the names
+ * inserted.
+ */
+export async function ensureManifestCities(db: Database, all?: Record<string, Manifest>): Promise<string[]> {
+  const added: string[] = [];
+  const existing = new Set((await db.query<{ name: string }>('SELECT name FROM cities')).map((r) => r.name));
+  // Only the missing ones are inserted: a conflicting INSERT would still use up a sequence number.
+  for (const { name, name_ja } of manifestCities(all).filter((c) => !existing.has(c.name))) {
+    const rows = await db.query<{ name: string }>('INSERT INTO cities (name, name_ja) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING name', [name, name_ja]);
+    added.push(...rows.map((r) => r.name));
+  }
+  return added;
 }

@@ -1,6 +1,8 @@
 /**
  * Per-city menu manifests (000 6 Menu sets; DESIGN.md 'One manifest per city'): `menus/<city>.json`
  * extends another manifest (usually `default`) and adds, removes or reorders entries of its sets.
+ * A manifest with `name_ja` is a city (its row is made at server start when missing); one with
+ * `base: true` is only extended by others (shared variants, e.g. `membership_new`).
  */
 import { manifests as generated } from './generated/manifests';
 import { MEMBER_CITY } from './constants';
@@ -18,13 +20,23 @@ export interface MenuEntry {
   hidden?: boolean;
   children?: MenuEntry[];
 }
+/** An entry added by a city: `after` names the entry it follows (default: at the end). */
+export interface AddedEntry extends MenuEntry {
+  after?: string;
+}
 export interface SetChange {
-  add?: MenuEntry[];
+  add?: AddedEntry[];
   remove?: string[];
   order?: string[];
 }
 export interface Manifest {
   $schema?: string;
+  /** The city's Japanese name (000 3 City name_ja): makes the manifest a city. */
+  name_ja?: string;
+  /** A document city: its Advertisers and Members use the `document` set (000 6). */
+  document?: boolean;
+  /** Not a city: a shared base other manifests extend. */
+  base?: boolean;
   extends?: string;
   sets?: Partial<Record<MenuSet, MenuEntry[] | SetChange>>;
 }
@@ -37,7 +49,11 @@ const builtIn = manifests;
 function applyChange(base: MenuEntry[], change: SetChange): MenuEntry[] {
   const removed = new Set(change.remove ?? []);
   let out = base.filter((e) => !removed.has(e.key));
-  for (const e of change.add ?? []) out = [...out.filter((o) => o.key !== e.key), e];
+  for (const { after, ...e } of change.add ?? []) {
+    out = out.filter((o) => o.key !== e.key);
+    const at = after === undefined ? -1 : out.findIndex((o) => o.key === after);
+    out = at < 0 ? [...out, e] : [...out.slice(0, at + 1), e, ...out.slice(at + 1)];
+  }
   if (change.order) {
     const rank = new Map(change.order.map((k, i) => [k, i]));
     out = [...out].sort((a, b) => (rank.get(a.key) ?? rank.size) - (rank.get(b.key) ?? rank.size));
@@ -66,15 +82,32 @@ export function resolveManifest(city: string, all: Record<string, Manifest> = bu
   return resolve(all[city] ? city : 'default');
 }
 
-/** The menu set a role uses in a city: the member set for a Member in the member city (000 6). */
-export function menuSetFor(role: Role, city: string): MenuSet {
+/**
+ * The menu set a role uses in a city (000 6): the member set for a Member in the member city, the
+ * document set for an Advertiser or Member in a document city (`document: true`), else the role's.
+ */
+export function menuSetFor(role: Role, city: string, all: Record<string, Manifest> = builtIn): MenuSet {
   if (role === 'Member' && city === MEMBER_CITY) return 'member';
-  return menuSetOf(role);
+  const set = menuSetOf(role);
+  if (set === 'ads' && all[city]?.document) return 'document';
+  return set;
+}
+
+/**
+ * The cities the manifests name (every manifest with `name_ja` that is not a `base`), in file-name
+ * order: `{name, name_ja}`. The server inserts the missing ones at start (000 6: every city has a row).
+ */
+export function manifestCities(all: Record<string, Manifest> = builtIn): Array<{ name: string; name_ja: string }> {
+  return Object.entries(all)
+    .filter(([, m]) => m.name_ja && !m.base)
+    .map(([name, m]) => ({ name, name_ja: m.name_ja! }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /**
  * The sidebar entries a role sees in a city: the city's set for the role, without hidden entries and
- * entries whose `roles` exclude the role (Operator always passes, 000 6), children filtered alike.
+ * entries whose `roles` exclude the role (Operator always passes, 000 6), children filtered alike
+ * (a group left with no child is left out).
  */
 export function menuFor(role: Role, city: string, all: Record<string, Manifest> = builtIn): MenuEntry[] {
   return entriesFor(role, city, all, false);
@@ -97,11 +130,15 @@ export function routeEntriesFor(role: Role, city: string, all: Record<string, Ma
 }
 
 function entriesFor(role: Role, city: string, all: Record<string, Manifest>, withHidden: boolean): MenuEntry[] {
-  const set = resolveManifest(city, all)[menuSetFor(role, city)] ?? [];
+  const set = resolveManifest(city, all)[menuSetFor(role, city, all)] ?? [];
   const allowed = (e: MenuEntry): boolean =>
     (withHidden || !e.hidden) && (!e.roles || e.roles.length === 0 || e.roles.includes(role) || role === 'Operator');
+  // A group whose children are all filtered out is left out too.
   const walk = (entries: MenuEntry[]): MenuEntry[] =>
-    entries.filter(allowed).map((e) => (e.children ? { ...e, children: walk(e.children) } : e));
+    entries
+      .filter(allowed)
+      .map((e) => (e.children ? { ...e, children: walk(e.children) } : e))
+      .filter((e) => !e.children || e.children.length > 0);
   return walk(set);
 }
 

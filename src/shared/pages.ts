@@ -1,13 +1,24 @@
 /**
  * Hand-written pages and menu icons a manifest may name (000 2.2; DESIGN.md: hand-written pages only
  * for the dashboard, statistics, maps, chat and CSV import). `npm run check` rejects anything else.
+ * Statistics, maps, chat and CSV import are placeholders for now (PLACEHOLDER_PAGES): one page that
+ * says, translated, what will be there.
  */
 import type { Role } from './roles';
 
 /** Page name → roles allowed (empty: every signed-in role). */
 export const PAGES: Record<string, Role[]> = {
   dashboard: [],
+  users: ['Administrator', 'Operator'],
+  statistics: ['Administrator', 'Operator'],
+  maps: [],
+  chat: ['Administrator', 'Operator', 'Teacher'],
+  'csv-import': ['Administrator', 'Operator'],
 };
+
+/** Pages still shown by the placeholder page (src/console/pages/placeholder-page.tsx), texts `placeholder.<name>.*`. */
+export const PLACEHOLDER_PAGES = ['users', 'statistics', 'maps', 'chat', 'csv-import'] as const;
+export type PlaceholderPage = (typeof PLACEHOLDER_PAGES)[number];
 
 /**
  * Subjects that are not registry resources, served by hand-written routes, with the roles allowed

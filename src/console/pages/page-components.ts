@@ -1,10 +1,20 @@
 /**
  * The hand-written page of each page name a manifest may use (src/shared/pages.ts PAGES), loaded
- * lazily. Typed against PAGES' names so every page has a component.
+ * lazily. Typed against PAGES' names so every page has a component; the pages that come later share
+ * the placeholder page (PLACEHOLDER_PAGES).
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { PAGES } from '@/shared/pages';
+import { createElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { PAGES, PlaceholderPage } from '@/shared/pages';
+
+function placeholder(name: PlaceholderPage): LazyExoticComponent<ComponentType> {
+  return lazy(() => import('./placeholder-page').then((m) => ({ default: () => createElement(m.PlaceholderPage, { name }) })));
+}
 
 export const PAGE_COMPONENTS: Record<keyof typeof PAGES, LazyExoticComponent<ComponentType>> = {
   dashboard: lazy(() => import('./dashboard-page').then((m) => ({ default: m.DashboardPage }))),
+  users: placeholder('users'),
+  statistics: placeholder('statistics'),
+  maps: placeholder('maps'),
+  chat: placeholder('chat'),
+  'csv-import': placeholder('csv-import'),
 };

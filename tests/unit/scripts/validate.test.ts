@@ -46,6 +46,33 @@ describe('npm run validate', () => {
     expect(r.out).toContain("menus/kobe.json: set 'admin', entry 'ghost' names unknown resource 'ghosts'");
     expect(r.out).toContain("menus/kobe.json: set 'admin', entry 'ghost' names unknown icon 'GhostOutlined'");
   });
+  it('names the file and entry of an unknown page or role, and a remove or after naming no entry', async () => {
+    const r = await validate(async (dir) => {
+      await editJson(join(dir, 'menus/shonan.json'), (m) => {
+        const admin = (m.sets as { admin: { add: Array<Record<string, unknown>>; remove?: string[] } }).admin;
+        admin.add.push({ key: 'stats', page: 'nowhere', icon: 'BarChartOutlined', title: 'menu.news', roles: ['Mayor'], after: 'ghost' });
+        admin.add.push({ key: 'by-id', resource: 'news', route: 'news-by/:id', icon: 'ReadOutlined', title: 'menu.news' });
+        admin.remove = ['phantom'];
+      });
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'stats' names unknown page 'nowhere'");
+    expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'stats' names unknown role 'Mayor'");
+    expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'stats': after names unknown entry 'ghost'");
+    expect(r.out).toContain("menus/shonan.json: set 'admin': remove names unknown entry 'phantom'");
+    expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'by-id': route 'news-by/:id' of a resource may not use the parameter :id");
+  });
+  it('refuses a manifest without a valid city name and two entries on one route', async () => {
+    const r = await validate(async (dir) => {
+      await editJson(join(dir, 'menus/kashu.json'), (m) => {
+        m.name_ja = '';
+        m.sets = { ads: { add: [{ key: 'news-again', resource: 'news', route: 'news', icon: 'ReadOutlined', title: 'menu.news' }] } };
+      });
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('menus/kashu.json: /name_ja must NOT have fewer than 1 characters');
+    expect(r.out).toContain("menus/kashu.json: set 'ads' has 2 entries with route 'news'");
+  });
   it('refuses a schema typo and a missing translation', async () => {
     const r = await validate(async (dir) => {
       await editJson(join(dir, 'schemas/scene.schema.json'), (s) => {

@@ -1,6 +1,7 @@
 // Session and account calls (001 7.1, 8): login, account, whoami, refresh rotation, logout, city info.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, login, type TestApp } from './helpers';
+import { SEED_CITIES } from '../../../src/server/seed';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -42,7 +43,7 @@ describe('POST /default/api/login', () => {
 
   it('answers an Administrator with every city active', async () => {
     const s = await login(t.app, 'administrator');
-    expect((s.body.user as { active_city: unknown[] }).active_city).toHaveLength(19);
+    expect((s.body.user as { active_city: unknown[] }).active_city).toHaveLength(SEED_CITIES.length);
   });
 
   it('answers an unknown username with the spec message (Japanese by default)', async () => {
@@ -165,7 +166,8 @@ describe('GET /default/api/city/info/', () => {
     const r = await t.app.inject({ url: '/default/api/city/info/', headers: bearer(s) });
     expect(r.statusCode).toBe(200);
     const body = r.json();
-    expect(body).toMatchObject({ total_length: 19, count: 19, offset: 0, page_length: 1 });
+    expect(body).toMatchObject({ total_length: SEED_CITIES.length, count: SEED_CITIES.length, offset: 0, page_length: 1 });
+    expect(body.content).toContainEqual({ id: expect.any(Number), name: 'fukushimaku', name_ja: '福島区' });
     expect(body.content).toContainEqual({ id: expect.any(Number), name: 'fukuoka', name_ja: '福岡市' });
     const page = await t.app.inject({ url: '/default/api/city/info?limit=5&offset=5', headers: bearer(s) });
     expect(page.json()).toMatchObject({ count: 5, limit: 5, offset: 5, page_length: 4 });

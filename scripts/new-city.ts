@@ -1,0 +1,56 @@
+/**
+ * `npm run new-city -- <code> --name-ja <名前>`: scaffolds a city (000 6; DESIGN.md 'One manifest per
+ * city'). Writes `menus/<code>.json` with the Japanese name, extending the default manifest (so the
+ * city starts with the default sets), then runs `npm run generate`. The city's row is made at the
+ * next server start (src/server/seed.ts ensureManifestCities); change its menu by editing the file
+ * (README 'Adding a city').
+ * Refuses, with a message and exit code 1: a missing or malformed code (lowercase letters, digits and
+ * `_`, starting with a letter, at most 40 characters), a code that is a top-level route of the console
+ * (`login`, `city`, …), an existing manifest, and a missing Japanese name.
+ * `MENUS_DIR=dir` writes into another folder and skips the generator (tests).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+/** First path segments the console and server use for themselves (000 2.1): never a city code. */
+const RESERVED = ['api', 'assets', 'auth-redirect', 'add_teacher', 'city', 'login', 'mynumber', 'redirect', 'openapi', 'japan'];
+const CODE = /^[a-z][a-z0-9_]{0,39}$/;
+
+function fail(message: string): never {
+  console.error(`new-city: ${message}`);
+  console.error('usage: npm run new-city -- <code> --name-ja <名前>');
+  process.exit(1);
+}
+
+function parse(argv: string[]): { code: string; nameJa: string } {
+  let code: string | undefined;
+  let nameJa: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--name-ja') nameJa = argv[++i];
+    else if (a.startsWith('--name-ja=')) nameJa = a.slice('--name-ja='.length);
+    else if (a.startsWith('-')) fail(`unknown option '${a}'`);
+    else if (code === undefined) code = a;
+    else fail(`unexpected argument '${a}'`);
+  }
+  if (!code) fail('the city code is missing');
+  if (!CODE.test(code)) fail(`'${code}' is not a valid city code: lowercase letters, digits and _, starting with a letter, at most 40 characters`);
+  if (RESERVED.includes(code)) fail(`'${code}' is a route of the console and cannot be a city code`);
+  if (!nameJa?.trim()) fail('the Japanese name is missing: --name-ja <名前>');
+  return { code, nameJa: nameJa.trim() };
+}
+
+const { code, nameJa } = parse(process.argv.slice(2));
+const menusDir = process.env.MENUS_DIR ? resolve(process.env.MENUS_DIR) : join(root, 'menus');
+const file = join(menusDir, `${code}.json`);
+if (existsSync(file)) fail(`the city '${code}' exists already (${file})`);
+const manifest = { $schema: '../schemas/meta/manifest.schema.json', name_ja: nameJa, extends: 'default' };
+await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+console.log(`new-city: wrote ${file}`);
+if (!process.env.MENUS_DIR) {
+  execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/generate.ts')], { stdio: 'inherit', cwd: root });
+  console.log(`new-city: '${code}' (${nameJa}) gets its row at the next server start; edit ${file} to change its menu (README 'Adding a city').`);
+}

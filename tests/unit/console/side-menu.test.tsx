@@ -1,0 +1,74 @@
+/**
+ * The sidebar renders the reviewed menu fixture (000 6 menu sets; 000 2.3 sidebar): for every
+ * (city, role) of tests/unit/shared/fixtures/menus-by-city-role.json, SideMenu rendered to HTML with
+ * the real Japanese texts shows the city's name first, then exactly the fixture's top-level entries
+ * in order, each with its translated title, a leaf as a link to /{city}/{route}. (Sub-menus are
+ * closed, so their children are not in the HTML: the Playwright run opens them.)
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
+import { I18nextProvider } from 'react-i18next';
+import { i18n } from '@/console/i18n';
+import { setProfile } from '@/console/providers/session';
+import { SideMenu } from '@/console/layout/side-menu';
+import { menuFor, resolveManifest, menuSetFor, type MenuEntry } from '@/shared/manifest';
+import { ROLES, type Profile, type Role } from '@/shared/roles';
+import fixture from '../shared/fixtures/menus-by-city-role.json' with { type: 'json' };
+
+vi.mock('@/console/hooks/use-city-name', () => ({ useCityName: (city: string) => `city:${city}` }));
+
+type Shown = string | Record<string, string[]>;
+const expected = fixture as Record<string, Record<Role, Shown[]>>;
+
+function profileOf(role: Role, city: string): Profile {
+  const cities = [{ id: 1, name: city, name_ja: city }];
+  return {
+    id: 1, username: 'u', name: 'u', email: '', avatar: null, introduction: null,
+    permission: role === 'Captain' ? 'Member' : role, is_captain_department: role === 'Captain',
+    assign_city: cities, active_city: cities, school: null, group: null, classes: [], advertisements: [], email_verified: true,
+  };
+}
+
+/** Every entry of a city's set by key (children included), to find the fixture keys' titles and routes. */
+function entriesByKey(role: Role, city: string): Map<string, MenuEntry> {
+  const out = new Map<string, MenuEntry>();
+  const walk = (list: MenuEntry[]) => list.forEach((e) => (out.set(e.key, e), walk(e.children ?? [])));
+  walk(resolveManifest(city)[menuSetFor(role, city)] ?? []);
+  return out;
+}
+
+/** The top-level items of the rendered menu: [link or null, text], in document order. */
+function renderedItems(html: string): Array<[string | null, string]> {
+  return [...html.matchAll(/<span class="ant-menu-title-content">(?:<a href="([^"]*)"[^>]*>|<span>)?([^<]*)/g)].map((m) => [m[1] ?? null, m[2]]);
+}
+
+describe('SideMenu shows the fixture of every (city, role)', () => {
+  const pairs = Object.keys(expected).flatMap((city) => ROLES.map((role) => [city, role] as [string, Role]));
+  it('the fixture lists every role of every city', () => {
+    for (const city of Object.keys(expected)) expect(Object.keys(expected[city]).sort()).toEqual([...ROLES].sort());
+  });
+  it.each(pairs)('%s as %s', async (city, role) => {
+    await i18n.changeLanguage('ja');
+    setProfile(profileOf(role, city));
+    const html = renderToStaticMarkup(
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter initialEntries={[`/${city}/dashboard`]}>
+          <SideMenu city={city} entries={menuFor(role, city)} />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    const byKey = entriesByKey(role, city);
+    const want = expected[city][role].map((shown): [string | null, string] => {
+      const key = typeof shown === 'string' ? shown : Object.keys(shown)[0];
+      const e = byKey.get(key)!;
+      expect(e, `${city} ${role}: fixture key ${key}`).toBeDefined();
+      return [typeof shown === 'string' ? `/${city}/${e.route ?? e.resource ?? e.page}` : null, i18n.t(e.title)];
+    });
+    const [cityItem, ...items] = renderedItems(html);
+    expect(cityItem).toEqual([null, `city:${city}`]);
+    expect(items).toEqual(want);
+    // Every title is translated (no raw i18n key on screen).
+    for (const [, text] of items) expect(text).not.toMatch(/^menu\./);
+  });
+});
