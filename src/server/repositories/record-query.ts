@@ -4,6 +4,7 @@
  * (children of a row); ORDER BY from `order_by`; paging from `limit` and `offset`.
  * Every value is a parameter; field names are checked identifiers (db/resource-tables.ts).
  */
+import type { OwnedRows } from '../../shared/ability';
 import { MAX_LIMIT } from '../../shared/constants';
 import type { ListFilter, ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
@@ -18,6 +19,11 @@ export interface Match {
   exclude?: Readonly<Record<string, readonly unknown[]>>;
   /** Only rows whose `field` is `id`, or is a list holding `id` (children of a parent row). */
   parent?: { field: string; id: number };
+  /**
+   * Own-row limits of the caller (000 6; `ownedRows` of src/shared/ability.ts): only rows whose
+   * field holds one of the values (a list field: one of its items); no values, no row.
+   */
+  owner?: readonly OwnedRows[];
 }
 
 const RESERVED = new Set(['limit', 'offset', 'search', 'order_by']);
@@ -66,6 +72,21 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
     params.push(values.map(asText));
     const e = textExpr(def, field);
     parts.push(`(${e} IS NULL OR NOT (${e} = ANY($${params.length}::text[])))`);
+  }
+  for (const { field, values } of match.owner ?? []) {
+    if (values.length === 0) {
+      parts.push('FALSE');
+      continue;
+    }
+    params.push(values.map(String));
+    const n = params.length;
+    const type = def.schema.properties[field]?.type;
+    const isList = field !== def.idField && (Array.isArray(type) ? type : [type]).includes('array');
+    parts.push(
+      isList
+        ? `EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(data->'${field}') = 'array' THEN data->'${field}' ELSE '[]'::jsonb END) AS o(v) WHERE o.v = ANY($${n}::text[]))`
+        : `${textExpr(def, field)} = ANY($${n}::text[])`,
+    );
   }
   if (match.parent) {
     const { field, id } = match.parent;
