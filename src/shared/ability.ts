@@ -2,7 +2,7 @@
  * One rule set for both sides (DESIGN.md 'One set of permission rules'; 000 6). The console asks it
  * for routes, menus and buttons; the server asks it on every call before touching a row.
  */
-import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
+import { AbilityBuilder, createMongoAbility, type MongoAbility, type Subject } from '@casl/ability';
 import { ACTIONS, registry, type Action, type ActionDef, type OwnerRule, type ResourceDef } from './registry';
 import { canEnterCity, effectiveRole, type Profile, type Role } from './roles';
 import { HAND_WRITTEN_SUBJECTS } from './pages';
@@ -13,7 +13,7 @@ import { FEATURES, SPECIFIC_ROUTES } from './specifics';
  * roles, `all`, `page:<name>` for hand-written pages, `route:<route>` and `feature:<name>` for the
  * Specifics of 000 6 (src/shared/specifics.ts).
  */
-export type AppAbility = MongoAbility<[Action | 'manage', string | Record<string, unknown>]>;
+export type AppAbility = MongoAbility<[Action | 'manage', Subject]>;
 
 /** The profile fields the rules read. */
 export type AbilityProfile = Pick<Profile, 'permission' | 'is_captain_department' | 'assign_city'> &
