@@ -86,6 +86,7 @@ export const ROLE_MATRIX: readonly MatrixRow[] = [
 
   // 7.5 shops: the 'advertiser' city is for Administrators only (000 §6).
   { area: '7.5 advertiser city', calls: /^PUT \/advertiser\//, allow: ['Administrator'] },
+  { area: '7.5 shop create', calls: /^POST \/\{city\}\/api\/advertisements\/$/, allow: STAFF, why: 'spec silent: a shop is registered by the city (or the CSV import) and assigned to its Advertiser; an Advertiser changes the shops it has' },
   { area: '7.5 shop writes', calls: /^(POST|PUT|DELETE) \/\{city\}\/api\/(advertisements\/|stamp-card\/)/, allow: SHOPS, why: 'an Advertiser changes its own shops (own-row limits: tests/unit/server/owner-rows.test.ts)' },
   { area: '7.5 stamp cards', calls: /stamp-card/, allow: SHOPS },
   { area: '7.5 favourites', calls: /get_user_favorite_ad/, allow: [...SHOPS, 'Member'], why: 'spec silent: the favourites page (お気に入り一覧) is in the admin set; a shop sees who likes it; a Member its own favourites' },
