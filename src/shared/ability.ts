@@ -33,6 +33,8 @@ export function actionSubject(def: Pick<ResourceDef, 'name'>, action: Pick<Actio
 export interface OwnedRows {
   field: string;
   values: Array<string | number>;
+  /** The owner is the `field` of the row of `resource` that `field` refers to. */
+  through?: { resource: string; field: string };
 }
 
 function profileValues(profile: AbilityProfile, rule: OwnerRule): Array<string | number> {
@@ -46,12 +48,18 @@ function profileValues(profile: AbilityProfile, rule: OwnerRule): Array<string |
  * the profile's `advertisements`; a President and a Teacher on those of their `school`, a Teacher
  * also of its group and classes), from the schema's `x-resource.owner`: every rule naming the
  * profile's role applies (all of them). Empty: no limit. A rule whose profile value is empty leaves
- * no row (`values` empty).
+ * no row (`values` empty). A rule with `through` limits by the row `field` refers to (`through` set).
  */
-export function ownedRows(def: Pick<ResourceDef, 'owner'>, profile: AbilityProfile): OwnedRows[] {
+export function ownedRows(def: Pick<ResourceDef, 'owner' | 'schema'>, profile: AbilityProfile): OwnedRows[] {
   const role = effectiveRole(profile);
   if (!role) return [];
-  return def.owner.filter((rule) => roleAllowed(rule.roles, role)).map((rule) => ({ field: rule.field, values: profileValues(profile, rule) }));
+  return def.owner
+    .filter((rule) => roleAllowed(rule.roles, role))
+    .map((rule) => {
+      const values = profileValues(profile, rule);
+      const resource = def.schema.properties[rule.field]?.['x-ref'];
+      return rule.through && resource ? { field: rule.field, values, through: { resource, field: rule.through } } : { field: rule.field, values };
+    });
 }
 
 /**
@@ -76,7 +84,8 @@ export function defineAbilityFor(
   const role = profile ? effectiveRole(profile) : null;
   if (!profile || !role || !city || !canEnterCity(profile, city)) return build();
   for (const def of resources.values()) {
-    const owned = ownedRows(def, profile);
+    // Limits found through another row cannot be a condition on this one: the server checks them.
+    const owned = ownedRows(def, profile).filter((o) => !o.through);
     const conditions = owned.length > 0 ? Object.fromEntries(owned.map((o) => [o.field, { $in: o.values }])) : undefined;
     for (const action of ACTIONS) {
       if (roleAllowed(def.permissions[action], role)) can(action, def.name, conditions);

@@ -57,6 +57,8 @@ export interface ActionDef {
  */
 export interface OwnerRule {
   field: string;
+  /** The owner field of the row `field` refers to (its `x-ref` resource) instead of `field` itself. */
+  through?: string;
   profile: 'advertisements' | 'school' | 'group' | 'classes' | 'id';
   roles: Array<Role | '*'>;
 }
@@ -228,6 +230,13 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       if (!child) throw new Error(`schemas/${def.schema.$id}.schema.json: action '${a.name}' names unknown resource '${a.resource}'`);
       if (a.parentField && !(a.parentField in child.schema.properties)) {
         throw new Error(`schemas/${def.schema.$id}.schema.json: action '${a.name}': resource '${a.resource}' has no field '${a.parentField}'`);
+      }
+    }
+    for (const rule of def.owner) {
+      if (!rule.through) continue;
+      const target = out.get(def.schema.properties[rule.field]?.['x-ref'] ?? '');
+      if (!target || !(rule.through in target.schema.properties)) {
+        throw new Error(`schemas/${def.schema.$id}.schema.json: owner '${rule.field}' needs an x-ref to a resource with the field '${rule.through}'`);
       }
     }
     for (const [k, p] of Object.entries(def.schema.properties)) {

@@ -8,7 +8,8 @@ import type { OwnedRows } from '../../shared/ability';
 import { MAX_LIMIT } from '../../shared/constants';
 import type { ListFilter, ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
-import { fieldExpr, textExpr } from '../db/resource-tables';
+import { registry } from '../../shared/registry';
+import { fieldExpr, tableName, textExpr } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 
 /** Fixed conditions on rows beyond the city: a call's `where`/`exclude`, a parent's id. */
@@ -21,7 +22,8 @@ export interface Match {
   parent?: { field: string; id: number };
   /**
    * Own-row limits of the caller (000 6; `ownedRows` of src/shared/ability.ts): only rows whose
-   * field holds one of the values (a list field: one of its items); no values, no row.
+   * field holds one of the values (a list field: one of its items), or with `through` whose field
+   * refers to a row of that resource whose `through.field` does; no values, no row.
    */
   owner?: readonly OwnedRows[];
 }
@@ -73,13 +75,18 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
     const e = textExpr(def, field);
     parts.push(`(${e} IS NULL OR NOT (${e} = ANY($${params.length}::text[])))`);
   }
-  for (const { field, values } of match.owner ?? []) {
+  for (const { field, values, through } of match.owner ?? []) {
     if (values.length === 0) {
       parts.push('FALSE');
       continue;
     }
     params.push(values.map(String));
     const n = params.length;
+    const target = through ? registry.get(through.resource) : undefined;
+    if (through && target) {
+      parts.push(`${textExpr(def, field)} IN (SELECT id::text FROM ${tableName(target)} WHERE ${textExpr(target, through.field)} = ANY($${n}::text[]))`);
+      continue;
+    }
     const type = def.schema.properties[field]?.type;
     const isList = field !== def.idField && (Array.isArray(type) ? type : [type]).includes('array');
     parts.push(

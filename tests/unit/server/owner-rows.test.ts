@@ -15,7 +15,7 @@ let admin: Record<string, string>;
 let shop: Record<string, string>;
 let president: Record<string, string>;
 let teacher: Record<string, string>;
-const ids = { adA: 0, adB: 0, couponA: 0, couponB: 0, schoolA: 0, schoolB: 0, groupA: 0, classA1: 0, classA2: 0, classB: 0 };
+const ids = { adA: 0, adB: 0, couponA: 0, couponB: 0, jobA: 0, jobB: 0, timeB: 0, schoolA: 0, schoolB: 0, groupA: 0, classA1: 0, classA2: 0, classB: 0 };
 
 async function make(resource: string, record: Record<string, unknown>): Promise<number> {
   const row = await createRecord(t.db, getResource(resource), 'kobe', record, { userId: null }, { trusted: true });
@@ -33,6 +33,9 @@ beforeAll(async () => {
   ids.adB = await make('advertisement', { name: '他店 B' });
   ids.couponA = await make('coupon', couponOf(ids.adA, '自店のクーポン'));
   ids.couponB = await make('coupon', couponOf(ids.adB, '他店のクーポン'));
+  ids.jobA = await make('work_recruitment', { ...getResource('work_recruitment').examples[0], advertisement: ids.adA });
+  ids.jobB = await make('work_recruitment', { ...getResource('work_recruitment').examples[0], advertisement: ids.adB });
+  ids.timeB = await make('work_parttime_time', { ...getResource('work_parttime_time').examples[0], recruitment: ids.jobB });
   ids.schoolA = await make('school', { name: '自校' });
   ids.schoolB = await make('school', { name: '他校' });
   ids.groupA = await make('school_group', { name: '1年生', school: ids.schoolA });
@@ -85,6 +88,22 @@ describe('an Advertiser works on its own shops (x-resource.owner advertisements)
     const kept = await req('PUT', `/kobe/api/coupon/${ids.couponA}/`, shop, couponOf(ids.adA, '自店のクーポン（改）'));
     expect(kept.status).toBe(200);
     expect(kept.body.title).toBe('自店のクーポン（改）');
+  });
+});
+
+describe('an Advertiser works on the job rows of its shops\' recruitments (owner through recruitment)', () => {
+  it('lists and changes only the times of its own recruitments', async () => {
+    const time = { ...getResource('work_parttime_time').examples[0] };
+    expect((await req('POST', '/kobe/api/work/parttime_time/', shop, { ...time, recruitment: ids.jobB })).status).toBe(403);
+    const created = await req('POST', '/kobe/api/work/parttime_time/', shop, { ...time, recruitment: ids.jobA });
+    expect(created.status).toBe(201);
+    const listed = await req('GET', '/kobe/api/work/parttime_time/?limit=100', shop);
+    expect((listed.body.content as Array<{ recruitment: number }>).map((r) => r.recruitment)).toEqual([ids.jobA]);
+    expect((await req('PUT', `/kobe/api/work/parttime_time/${ids.timeB}/`, shop, { ...time, recruitment: ids.jobA })).status).toBe(404);
+    expect((await req('DELETE', `/kobe/api/work/parttime_time/${ids.timeB}/`, shop)).status).toBe(404);
+    expect((await req('PUT', `/kobe/api/work/parttime_time/${created.body.id}/`, shop, { ...time, recruitment: ids.jobB })).status).toBe(403);
+    const all = await req('GET', '/kobe/api/work/parttime_time/?limit=100', admin);
+    expect((all.body.content as Array<{ id: number }>).map((r) => r.id)).toContain(ids.timeB);
   });
 });
 
