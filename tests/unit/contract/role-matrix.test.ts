@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** The row of the table that decides a call (the first whose pattern matches). */
-export function rowOf([method, path]: Call): MatrixRow | undefined {
+function rowOf([method, path]: Call): MatrixRow | undefined {
   return ROLE_MATRIX.find((r) => r.calls.test(`${method} ${path}`));
 }
 
