@@ -2,30 +2,80 @@
  * One rule set for both sides (DESIGN.md 'One set of permission rules'; 000 6). The console asks it
  * for routes, menus and buttons; the server asks it on every call before touching a row.
  */
-import { AbilityBuilder, createMongoAbility, type MongoAbility } from '@casl/ability';
-import { ACTIONS, registry, type Action, type ResourceDef } from './registry';
+import { AbilityBuilder, createMongoAbility, type MongoAbility, type Subject } from '@casl/ability';
+import { ACTIONS, registry, type Action, type ActionDef, type OwnerRule, type ResourceDef } from './registry';
 import { canEnterCity, effectiveRole, type Profile, type Role } from './roles';
 import { HAND_WRITTEN_SUBJECTS } from './pages';
+import { FEATURES, SPECIFIC_ROUTES } from './specifics';
 
-/** Subjects are resource names of the registry, `all`, or `page:<name>` for hand-written pages. */
-export type AppAbility = MongoAbility<[Action | 'manage', string]>;
+/**
+ * Subjects are resource names of the registry, `<resource>#<action>` for an action with its own
+ * roles, `all`, `page:<name>` for hand-written pages, `route:<route>` and `feature:<name>` for the
+ * Specifics of 000 6 (src/shared/specifics.ts).
+ */
+export type AppAbility = MongoAbility<[Action | 'manage', Subject]>;
+
+/** The profile fields the rules read. */
+export type AbilityProfile = Pick<Profile, 'permission' | 'is_captain_department' | 'assign_city'> &
+  Partial<Pick<Profile, 'id' | 'school' | 'group' | 'classes' | 'advertisements'>>;
 
 /** Whether `role` is listed (or `*` is) among the roles allowed an action. */
 export function roleAllowed(allowed: ReadonlyArray<Role | '*'> | undefined, role: Role): boolean {
   return !!allowed && (allowed.includes('*') || allowed.includes(role));
 }
 
+/** The subject an action of a resource is checked on: its own when it lists `roles`, else the resource. */
+export function actionSubject(def: Pick<ResourceDef, 'name'>, action: Pick<ActionDef, 'name' | 'roles'>): string {
+  return action.roles ? `${def.name}#${action.name}` : def.name;
+}
+
+/** One own-row limit of a profile: rows whose `field` holds one of `values`. */
+export interface OwnedRows {
+  field: string;
+  values: Array<string | number>;
+  /** The owner is the `field` of the row of `resource` that `field` refers to. */
+  through?: { resource: string; field: string };
+}
+
+function profileValues(profile: AbilityProfile, rule: OwnerRule): Array<string | number> {
+  const v = profile[rule.profile];
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+/**
+ * The own-row limits of `def` for a profile (000 6: an Advertiser works on the rows of its shops,
+ * the profile's `advertisements`; a President and a Teacher on those of their `school`, a Teacher
+ * also of its group and classes), from the schema's `x-resource.owner`: every rule naming the
+ * profile's role applies (all of them). Empty: no limit. A rule whose profile value is empty leaves
+ * no row (`values` empty). A rule with `through` limits by the row `field` refers to (`through` set).
+ */
+export function ownedRows(def: Pick<ResourceDef, 'owner' | 'schema'>, profile: AbilityProfile): OwnedRows[] {
+  const role = effectiveRole(profile);
+  if (!role) return [];
+  return def.owner
+    .filter((rule) => roleAllowed(rule.roles, role))
+    .map((rule) => {
+      const values = profileValues(profile, rule);
+      const resource = def.schema.properties[rule.field]?.['x-ref'];
+      return rule.through && resource ? { field: rule.field, values, through: { resource, field: rule.through } } : { field: rule.field, values };
+    });
+}
+
 /**
  * Builds the ability of a profile working in a city (000 6).
  * - A profile without an accepted role, or in a city it may not enter, can do nothing.
- * - An Administrator can do everything in every city.
- * - Everybody else can do what each schema's `x-resource.permissions` lists for their role, and what
- *   `HAND_WRITTEN_SUBJECTS` (users, account, files) lists; pages
- *   listed in `pages` (name → allowed roles, none = every signed-in role) can be read.
+ * - Every role, the Administrator included, can do what each schema's `x-resource.permissions`
+ *   lists for it (an action with `roles` is checked on `<resource>#<action>`), limited to its own rows
+ *   where the schema's `x-resource.owner` says so (as CASL conditions, for `subject(...)` checks on a
+ *   row), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city) lists.
+ * - Routes of the Specifics (`route:<route>`) and pages (`page:<name>`; name → allowed roles, none =
+ *   every signed-in role) can be read by their roles, and always by the Operator (000 6 "Operator
+ *   always passes"); features (`feature:<name>`) by their roles.
  * Input shapes: `profile` as answered by GET /default/api/users/account; `city` a city name.
  */
 export function defineAbilityFor(
-  profile: Pick<Profile, 'permission' | 'is_captain_department' | 'assign_city'> | null,
+  profile: AbilityProfile | null,
   city: string | null,
   resources: ReadonlyMap<string, ResourceDef> = registry,
   pages: Record<string, Array<Role>> = { dashboard: [] },
@@ -33,19 +83,27 @@ export function defineAbilityFor(
   const { can, build } = new AbilityBuilder<AppAbility>(createMongoAbility);
   const role = profile ? effectiveRole(profile) : null;
   if (!profile || !role || !city || !canEnterCity(profile, city)) return build();
-  if (role === 'Administrator') {
-    can('manage', 'all');
-    return build();
-  }
   for (const def of resources.values()) {
+    // Limits found through another row cannot be a condition on this one: the server checks them.
+    const owned = ownedRows(def, profile).filter((o) => !o.through);
+    const conditions = owned.length > 0 ? Object.fromEntries(owned.map((o) => [o.field, { $in: o.values }])) : undefined;
     for (const action of ACTIONS) {
-      if (roleAllowed(def.permissions[action], role)) can(action, def.name);
+      if (roleAllowed(def.permissions[action], role)) can(action, def.name, conditions);
+    }
+    for (const a of def.actions) {
+      if (a.roles && roleAllowed(a.roles, role)) can(a.permission, actionSubject(def, a));
     }
   }
   for (const [subject, byAction] of Object.entries(HAND_WRITTEN_SUBJECTS)) {
     for (const [action, roles] of Object.entries(byAction) as Array<[Action, Array<Role | '*'>]>) {
       if (roleAllowed(roles, role)) can(action, subject);
     }
+  }
+  for (const [route, roles] of Object.entries(SPECIFIC_ROUTES)) {
+    if (roles.includes(role) || role === 'Operator') can('read', `route:${route}`);
+  }
+  for (const [feature, roles] of Object.entries(FEATURES)) {
+    if (roles.includes(role)) can('read', `feature:${feature}`);
   }
   for (const [page, roles] of Object.entries(pages)) {
     if (roles.length === 0 || roles.includes(role) || role === 'Operator') can('read', `page:${page}`);

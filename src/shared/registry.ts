@@ -37,6 +37,8 @@ export interface ActionDef {
   aliases?: string[];
   ours?: boolean;
   permission: Action;
+  /** Roles allowed this call instead of the resource's `permission` roles (000 6 Specifics). */
+  roles?: Array<Role | '*'>;
   kind: ActionKind;
   set?: Record<string, unknown>;
   where?: Record<string, unknown>;
@@ -46,6 +48,19 @@ export interface ActionDef {
   parentField?: string;
   groupBy?: string;
   query?: string[];
+}
+
+/**
+ * An own-row limit (000 6: President and Teacher have a school, Teacher also group and classes; an
+ * Advertiser works on its own shops): for `roles`, only rows whose `field` holds one of the profile's
+ * `profile` values (`advertisements`, `school`, `group`, `classes`, or the user `id`).
+ */
+export interface OwnerRule {
+  field: string;
+  /** The owner field of the row `field` refers to (its `x-ref` resource) instead of `field` itself. */
+  through?: string;
+  profile: 'advertisements' | 'school' | 'group' | 'classes' | 'id';
+  roles: Array<Role | '*'>;
 }
 
 export type ListFilter =
@@ -111,6 +126,7 @@ export interface ResourceSchema {
       filters?: ListFilter[];
     };
     permissions: Partial<Record<Action, Array<Role | '*'>>> & { read: Array<Role | '*'> };
+    owner?: OwnerRule | OwnerRule[];
   };
 }
 
@@ -131,6 +147,8 @@ export interface ResourceDef {
     filters: ListFilter[];
   };
   permissions: Partial<Record<Action, Array<Role | '*'>>>;
+  /** Own-row limits (`x-resource.owner`, as a list; empty when none). */
+  owner: OwnerRule[];
   /** Fields a client may write: every property that is not readOnly. */
   writableFields: string[];
   /** `city`: rows belong to the path's city; `global`: reference data shared by every city. */
@@ -172,6 +190,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
         filters: list.filters ?? [],
       },
       permissions: x.permissions,
+      owner: x.owner === undefined ? [] : Array.isArray(x.owner) ? x.owner : [x.owner],
       writableFields: fields.filter((f) => !schema.properties[f].readOnly),
       scope: x.scope ?? 'city',
       singleton: x.singleton ?? false,
@@ -187,6 +206,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       ...def.list.sort,
       ...def.list.filters.flatMap((f) => (f.kind === 'equals' ? [f.field] : [f.start, f.end])),
     ];
+    named.push(...def.owner.map((o) => o.field));
     for (const a of def.actions) {
       named.push(...(a.field ? [a.field] : []), ...(a.fields ?? []), ...(a.groupBy ? [a.groupBy] : []));
       if (a.kind !== 'children' && a.kind !== 'create-child') named.push(...Object.keys(a.set ?? {}), ...Object.keys(a.where ?? {}));
@@ -210,6 +230,13 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       if (!child) throw new Error(`schemas/${def.schema.$id}.schema.json: action '${a.name}' names unknown resource '${a.resource}'`);
       if (a.parentField && !(a.parentField in child.schema.properties)) {
         throw new Error(`schemas/${def.schema.$id}.schema.json: action '${a.name}': resource '${a.resource}' has no field '${a.parentField}'`);
+      }
+    }
+    for (const rule of def.owner) {
+      if (!rule.through) continue;
+      const target = out.get(def.schema.properties[rule.field]?.['x-ref'] ?? '');
+      if (!target || !(rule.through in target.schema.properties)) {
+        throw new Error(`schemas/${def.schema.$id}.schema.json: owner '${rule.field}' needs an x-ref to a resource with the field '${rule.through}'`);
       }
     }
     for (const [k, p] of Object.entries(def.schema.properties)) {

@@ -34,7 +34,7 @@ export async function changeRecord(
     if (!current) throw new HttpError('not_found');
     const forced = change(current.data);
     const data = composeRecord(def, current.data, forced, current.data);
-    await checkWrite(tx, def, city, data, current.data, options.resources ?? registry);
+    await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
     return replaceData(tx, def, city, key, data, actor, options.auditAction);
   });
 }
@@ -148,7 +148,7 @@ export async function bulkUpdate(
     const out: ResourceRow[] = [];
     for (const current of rows) {
       const data = composeRecord(def, { ...current.data, ...fields }, fields, current.data);
-      await checkWrite(tx, def, city, data, current.data, options.resources ?? registry);
+      await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
       out.push(await replaceData(tx, def, city, Number(current.id), data, actor, options.auditAction));
     }
     return { count: out.length, content: out };

@@ -4,10 +4,12 @@
  * (children of a row); ORDER BY from `order_by`; paging from `limit` and `offset`.
  * Every value is a parameter; field names are checked identifiers (db/resource-tables.ts).
  */
+import type { OwnedRows } from '../../shared/ability';
 import { MAX_LIMIT } from '../../shared/constants';
 import type { ListFilter, ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
-import { fieldExpr, textExpr } from '../db/resource-tables';
+import { registry } from '../../shared/registry';
+import { fieldExpr, tableName, textExpr } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 
 /** Fixed conditions on rows beyond the city: a call's `where`/`exclude`, a parent's id. */
@@ -18,6 +20,12 @@ export interface Match {
   exclude?: Readonly<Record<string, readonly unknown[]>>;
   /** Only rows whose `field` is `id`, or is a list holding `id` (children of a parent row). */
   parent?: { field: string; id: number };
+  /**
+   * Own-row limits of the caller (000 6; `ownedRows` of src/shared/ability.ts): only rows whose
+   * field holds one of the values (a list field: one of its items), or with `through` whose field
+   * refers to a row of that resource whose `through.field` does; no values, no row.
+   */
+  owner?: readonly OwnedRows[];
 }
 
 const RESERVED = new Set(['limit', 'offset', 'search', 'order_by']);
@@ -66,6 +74,26 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
     params.push(values.map(asText));
     const e = textExpr(def, field);
     parts.push(`(${e} IS NULL OR NOT (${e} = ANY($${params.length}::text[])))`);
+  }
+  for (const { field, values, through } of match.owner ?? []) {
+    if (values.length === 0) {
+      parts.push('FALSE');
+      continue;
+    }
+    params.push(values.map(String));
+    const n = params.length;
+    const target = through ? registry.get(through.resource) : undefined;
+    if (through && target) {
+      parts.push(`${textExpr(def, field)} IN (SELECT id::text FROM ${tableName(target)} WHERE ${textExpr(target, through.field)} = ANY($${n}::text[]))`);
+      continue;
+    }
+    const type = def.schema.properties[field]?.type;
+    const isList = field !== def.idField && (Array.isArray(type) ? type : [type]).includes('array');
+    parts.push(
+      isList
+        ? `EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(data->'${field}') = 'array' THEN data->'${field}' ELSE '[]'::jsonb END) AS o(v) WHERE o.v = ANY($${n}::text[]))`
+        : `${textExpr(def, field)} = ANY($${n}::text[])`,
+    );
   }
   if (match.parent) {
     const { field, id } = match.parent;

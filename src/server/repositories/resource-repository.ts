@@ -37,7 +37,10 @@ export interface Actor {
 export interface WriteOptions {
   /** Values stored whatever the payload says: a call's `where`, an action's `set`, a parent's id. */
   forced?: Readonly<Record<string, unknown>>;
-  /** Update and delete: only a row that also matches these (a call with `where`), else 404. */
+  /**
+   * Update and delete: only a row that also matches these (a call with `where`; the caller's own
+   * rows), else 404. Create and update: the record must stay within `match.owner`, else 403.
+   */
   match?: Match;
   /** Resources `x-ref` names resolve in (default: the registry). */
   resources?: ReadonlyMap<string, ResourceDef>;
@@ -216,12 +219,13 @@ export async function replaceData(tx: Queryable, def: ResourceDef, city: string,
 /**
  * Creates a record in a city (001 7 POST calls). The created field is set by the server; `forced`
  * values (a call's `where`, a parent) are stored whatever the body says.
- * Answers the stored row with version 1. Errors: 400 `validation` (also for x-ref and x-upload).
+ * Answers the stored row with version 1. Errors: 400 `validation` (also for x-ref and x-upload),
+ * 403 `forbidden` for a record outside `options.match.owner` (another shop's, another school's).
  */
 export async function createRecord(db: Database, def: ResourceDef, city: string, body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ResourceRow> {
   const data = composeRecord(def, body, options.forced);
   return db.transaction(async (tx) => {
-    if (!options.trusted) await checkWrite(tx, def, city, data, null, options.resources ?? registry);
+    if (!options.trusted) await checkWrite(tx, def, city, data, null, options.resources ?? registry, options.match?.owner);
     return insertRecord(tx, def, city, data, actor, options.auditAction);
   });
 }
@@ -276,7 +280,7 @@ export async function updateRecord(
     if (sent !== undefined && sent !== null && Number(sent) !== current.version) throw new HttpError('conflict');
     const input = options.partial && typeof body === 'object' && body !== null ? { ...current.data, ...body } : body;
     const data = composeRecord(def, input, options.forced, current.data);
-    if (!options.trusted) await checkWrite(tx, def, city, data, current.data, options.resources ?? registry);
+    if (!options.trusted) await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
     return replaceData(tx, def, city, key, data, actor, options.auditAction);
   });
 }

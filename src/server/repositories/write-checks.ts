@@ -7,13 +7,18 @@
  *   POST /{city}/api/files/ of the right kind (000 5 Files: documents and flyers PDF; images jpg,
  *   png, gif), at most `maxItems` of them (flyers at most 2); else `validation.generic.x-upload`, or
  *   `validation.generic.maxItems` (or the field's `x-messages.maxItems`) for too many.
+ * - own-row limits (`owner`, 000 6): the record's owner field must hold only the caller's values
+ *   (an Advertiser's shops, a President's or Teacher's school…), or with `through` refer to a row whose
+ *   owner field does (a job time of the shop's recruitment); else 403 `forbidden`. The id field is
+ *   not checked on a create (the row has no id yet).
  * Values the stored row already had are not checked again (a deleted reference or a demo URL does not
  * block editing other fields). Messages carry a Japanese `defaultValue` until the locales hold the keys.
  */
+import type { OwnedRows } from '../../shared/ability';
 import type { ResourceDef } from '../../shared/registry';
 import { messageKey, type FieldErrors } from '../../shared/validation';
 import type { Queryable } from '../db/database';
-import { storageCity, tableName } from '../db/resource-tables';
+import { storageCity, tableName, textExpr } from '../db/resource-tables';
 import { fileNameOfUrl } from '../files/file-names';
 import { HttpError } from '../http-error';
 
@@ -53,7 +58,19 @@ export async function checkWrite(
   data: Record<string, unknown>,
   previous: Record<string, unknown> | null,
   resources: ReadonlyMap<string, ResourceDef>,
+  owner: readonly OwnedRows[] = [],
 ): Promise<void> {
+  checkOwner(def, data, owner.filter((o) => !o.through));
+  for (const { field, values: mine, through } of owner) {
+    const target = through ? resources.get(through.resource) : undefined;
+    if (!through || !target) continue;
+    const ref = data[field];
+    const found =
+      (typeof ref === 'number' || typeof ref === 'string') && /^\d{1,15}$/.test(String(ref))
+        ? await tx.query(`SELECT 1 FROM ${tableName(target)} WHERE id = $1 AND ${textExpr(target, through.field)} = ANY($2::text[])`, [Number(ref), mine.map(String)])
+        : [];
+    if (found.length === 0) throw new HttpError('forbidden');
+  }
   const errors: FieldErrors = {};
   const uploads: Array<{ field: string; name: string | null; kinds: string[]; accepted: string }> = [];
   for (const [field, prop] of Object.entries(def.schema.properties)) {
@@ -98,4 +115,18 @@ export async function checkWrite(
     if (!errors[u.field]?.length) add(errors, def, u.field, 'x-upload', { accepted: u.accepted });
   }
   if (Object.keys(errors).length > 0) throw new HttpError('validation', { fieldErrors: errors });
+}
+
+/**
+ * Own-row limits of a write (000 6): every value of each limited field of `data` must be one of the
+ * caller's values; a record without the field names no owner and is refused too.
+ * Errors: 403 `forbidden`.
+ */
+export function checkOwner(def: ResourceDef, data: Record<string, unknown>, owner: readonly OwnedRows[]): void {
+  for (const { field, values: mine } of owner) {
+    if (field === def.idField) continue;
+    const allowed = new Set(mine.map(String));
+    const list = values(data[field]);
+    if (list.length === 0 || !list.every((v) => allowed.has(String(v)))) throw new HttpError('forbidden');
+  }
 }

@@ -2,20 +2,25 @@
  * The actions of a resource (`x-resource.actions`; 001 7 calls that are not plain CRUD), one generic
  * handler per kind (schemas/meta/resource.schema.json). The row is the first placeholder after the
  * city (`{id}`, `{name}`, `{schoolId}`, `{idCommon}`…); the ability action checked is the action's
- * `permission` on the resource.
+ * `permission` on the resource (on `<resource>#<action>` when the action lists its own `roles`). The
+ * caller's own-row limits (`x-resource.owner`) narrow every kind, as in the CRUD calls.
  * - set          {id} → 200 row with `set` stored
  * - toggle       {id} → 200 row with boolean `field` flipped
  * - set-all      → 200 {count} rows matching `where` given `set`
  * - count        → 200 {count} rows of the list (its filters and search) matching `where`
- * - children     {id} → 200 list of `resource` rows whose `parentField` is {id} (the child's list params)
- * - create-child {id} → 201 `resource` row with `parentField` = {id} (and `set`)
+ * - children     {id} → 200 list of `resource` rows whose `parentField` is {id} (the child's list params);
+ *                the caller must also be allowed to read `resource`
+ * - create-child {id} → 201 `resource` row with `parentField` = {id} (and `set`); the caller must also
+ *                be allowed to create `resource`
  * - bulk-update  body {ids, ...fields} → 200 {count, content}
  * - export       → 200 text/csv of the list (its filters, search and order), UTF-8 with BOM, formula-escaped
  * - sum          → 200 {count, sums} or, with `groupBy`, {content: [{group, count, sums}]}
  * - show         {id} → 200 row
  */
 import type { FastifyInstance } from 'fastify';
+import { actionSubject, ownedRows } from '../../shared/ability';
 import type { ActionDef, ResourceDef } from '../../shared/registry';
+import { authorize } from '../auth/authorize';
 import { toCsv } from '../csv';
 import { storageCity } from '../db/resource-tables';
 import { actionOperation } from '../openapi/operations';
@@ -53,27 +58,29 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
   const child = action.resource ? resources.get(action.resource) : undefined;
   switch (action.kind) {
     case 'set':
-      return (c) => changeRecord(db, def, c.key, c.id, () => ({ ...(action.set ?? {}) }), c.actor, { match: { where }, resources, auditAction });
+      return (c) => changeRecord(db, def, c.key, c.id, () => ({ ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
     case 'toggle': {
       const field = action.field;
       if (!field) throw problem(def, action, 'needs `field`');
-      return (c) => changeRecord(db, def, c.key, c.id, (data) => ({ [field]: data[field] !== true }), c.actor, { match: { where }, resources, auditAction });
+      return (c) =>
+        changeRecord(db, def, c.key, c.id, (data) => ({ [field]: data[field] !== true }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
     }
     case 'set-all':
       if (!action.set) throw problem(def, action, 'needs `set`');
-      return async (c) => ({ count: await setAll(db, def, c.key, action.set ?? {}, { where }, c.actor, auditAction) });
+      return async (c) => ({ count: await setAll(db, def, c.key, action.set ?? {}, { where, owner: c.owned }, c.actor, auditAction) });
     case 'count':
-      return async (c) => ({ count: await countRecords(db, def, c.key, query(c), listMatch) });
+      return async (c) => ({ count: await countRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }) });
     case 'sum':
-      return (c) => sumRecords(db, def, c.key, query(c), listMatch, action.fields ?? [], action.groupBy);
+      return (c) => sumRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }, action.fields ?? [], action.groupBy);
     case 'show':
-      return (c) => getRecord(db, def, c.key, c.id, { where });
+      return (c) => getRecord(db, def, c.key, c.id, { where, owner: c.owned });
     case 'bulk-update':
-      return (c) => bulkUpdate(db, def, c.key, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where }, resources, auditAction });
+      return (c) =>
+        bulkUpdate(db, def, c.key, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where, owner: c.owned }, resources, auditAction });
     case 'export': {
       const columns = action.fields ?? Object.keys(def.schema.properties);
       return async (c) => {
-        const rows = await allRecords(db, def, c.key, query(c), listMatch, MAX_EXPORT_ROWS);
+        const rows = await allRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }, MAX_EXPORT_ROWS);
         const csv = toCsv(
           columns,
           rows.map((r) => columns.map((f) => r[f])),
@@ -93,16 +100,28 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       const childWhere = (action.where ?? {}) as Record<string, unknown>;
       if (action.kind === 'children') {
         return async (c) => {
+          await authorize(c.request, 'read', child.name, { city: c.named });
           const id = parseId(c.id);
-          await getRecord(db, def, c.key, id);
-          return listRecords(db, child, storageCity(child, c.named), query(c), { where: { ...child.api.list.where, ...childWhere }, exclude: child.api.list.exclude, parent: { field: parentField, id } });
+          await getRecord(db, def, c.key, id, { owner: c.owned });
+          return listRecords(db, child, storageCity(child, c.named), query(c), {
+            where: { ...child.api.list.where, ...childWhere },
+            exclude: child.api.list.exclude,
+            parent: { field: parentField, id },
+            owner: ownedRows(child, c.profile),
+          });
         };
       }
       return async (c) => {
+        await authorize(c.request, 'create', child.name, { city: c.named });
         const id = parseId(c.id);
-        await getRecord(db, def, c.key, id);
+        await getRecord(db, def, c.key, id, { owner: c.owned });
         const forced = { ...child.api.create?.where, ...(action.set ?? {}), [parentField]: parentValue(child, parentField, id) };
-        return createRecord(db, child, storageCity(child, c.named), c.request.body ?? {}, c.actor, { forced, resources, auditAction });
+        return createRecord(db, child, storageCity(child, c.named), c.request.body ?? {}, c.actor, {
+          forced,
+          match: { owner: ownedRows(child, c.profile) },
+          resources,
+          auditAction,
+        });
       };
     }
   }
@@ -119,6 +138,7 @@ export function registerActionRoutes(app: FastifyInstance, def: ResourceDef, res
       path: action.path,
       aliases: action.aliases,
       permission: action.permission,
+      subject: actionSubject(def, action),
       owner: `${def.name}.action:${action.name}`,
       status: action.kind === 'create-child' ? 201 : 200,
       operation: (path, alias) => actionOperation(def, action, path, alias, child),

@@ -5,10 +5,12 @@
  *
  * City of a call: `{city}` when the path has it. Otherwise the literal first segment names the city
  * when it is one (`/advertiser/api/status/{id}/`), else the path names no city (`/japan/prefectures`):
- * the call is authorized as in the `default` city and works on the global rows. Rows of global
+ * the call is authorized as in the `default` city and works on the global rows. The caller's own-row
+ * limits (`x-resource.owner`) reach the handler as `owned`; the repositories enforce them. Rows of global
  * resources are stored under the city key `*` whatever the path's city.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ownedRows, type OwnedRows } from '../../shared/ability';
 import type { Action, ApiCall, ResourceDef } from '../../shared/registry';
 import type { City, Profile } from '../../shared/roles';
 import { authorize } from '../auth/authorize';
@@ -33,6 +35,8 @@ export interface CallContext {
   /** The value of the row placeholder (the first one after the city), if the path has one. */
   id: string | undefined;
   actor: Actor;
+  /** The caller's own-row limits on this resource (`x-resource.owner`, 000 6); empty: none. */
+  owned: OwnedRows[];
 }
 
 export interface CallRoute {
@@ -42,6 +46,8 @@ export interface CallRoute {
   aliases?: readonly string[];
   /** The ability action checked on the resource. */
   permission: Action;
+  /** The ability subject checked (default: the resource; `<resource>#<action>` for an action with roles). */
+  subject?: string;
   /** Who declares it, for error messages (`news.list`, `flyer.action:approve`). */
   owner: string;
   /** Answer status (204 sends no body). */
@@ -91,7 +97,7 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
         let named: string | null;
         if (path.includes('{city}')) named = params.city ?? null;
         else named = literal !== null && (await isCity(app.db, literal)) ? literal : null;
-        const { profile, city } = await authorize(request, route.permission, route.def.name, { city: named });
+        const { profile, city } = await authorize(request, route.permission, route.subject ?? route.def.name, { city: named });
         const ctx: CallContext = {
           request,
           reply,
@@ -101,6 +107,7 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
           key: storageCity(route.def, named),
           id: idParam ? params[idParam] : undefined,
           actor: { userId: profile.id },
+          owned: ownedRows(route.def, profile),
         };
         const answer = await route.handler(ctx);
         if (answer === reply) return reply;

@@ -13,7 +13,8 @@
  * A call's `status` replaces the default status. Singletons (`singleton: true`): show answers the
  * city's record or the schema's defaults, update and create upsert it, delete removes it; a list at
  * the show's path is the show. Every call goes through `authorize` (401/403, unknown city 404); rows
- * are city-scoped (other city 404), global resources shared (see call-route.ts).
+ * are city-scoped (other city 404), global resources shared (see call-route.ts); the caller's own-row
+ * limits (`x-resource.owner`) narrow every call: another shop's row 404, a write naming it 403.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Action, ApiCall, ApiOperation, ResourceDef } from '../../shared/registry';
@@ -67,15 +68,20 @@ function crudHandler(def: ResourceDef, op: ApiOperation, call: ApiCall, resource
   switch (op) {
     case 'list':
       return (c: CallContext) =>
-        listRecords(db, def, c.key, c.request.query as Record<string, unknown>, { ...match, where: { ...match.where, ...fieldParams(def, c.request.params) } });
+        listRecords(db, def, c.key, c.request.query as Record<string, unknown>, {
+          ...match,
+          where: { ...match.where, ...fieldParams(def, c.request.params) },
+          owner: c.owned,
+        });
     case 'create':
-      return (c: CallContext) => createRecord(db, def, c.key, c.request.body, c.actor, { forced: { ...forced, ...fieldParams(def, c.request.params) }, resources });
+      return (c: CallContext) =>
+        createRecord(db, def, c.key, c.request.body, c.actor, { forced: { ...forced, ...fieldParams(def, c.request.params) }, match: { owner: c.owned }, resources });
     case 'show':
-      return (c: CallContext) => getRecord(db, def, c.key, c.id, match);
+      return (c: CallContext) => getRecord(db, def, c.key, c.id, { ...match, owner: c.owned });
     case 'update':
-      return (c: CallContext) => updateRecord(db, def, c.key, c.id, c.request.body, c.actor, { partial, forced, match, resources });
+      return (c: CallContext) => updateRecord(db, def, c.key, c.id, c.request.body, c.actor, { partial, forced, match: { ...match, owner: c.owned }, resources });
     case 'delete':
-      return (c: CallContext) => deleteRecord(db, def, c.key, c.id, c.actor, { match });
+      return (c: CallContext) => deleteRecord(db, def, c.key, c.id, c.actor, { match: { ...match, owner: c.owned } });
   }
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defineAbilityFor } from '@/shared/ability';
-import { effectiveRole, type City } from '@/shared/roles';
+import { subject } from '@casl/ability';
+import { defineAbilityFor, ownedRows } from '@/shared/ability';
+import { getResource } from '@/shared/registry';
+import { effectiveRole, type City, type Role } from '@/shared/roles';
 
 const city = (name: string, id = 1): City => ({ id, name, name_ja: name });
 const user = (permission: string, cities: string[], captain = false) => ({
@@ -22,8 +24,9 @@ describe('defineAbilityFor (000 6)', () => {
     expect(defineAbilityFor(ad, 'kobe').can('create', 'news')).toBe(false);
     expect(defineAbilityFor(ad, 'kobe').can('update', 'event')).toBe(false);
   });
-  it('lets an Administrator do everything in any city', () => {
+  it('lets an Administrator manage content in any city', () => {
     expect(defineAbilityFor(user('Administrator', []), 'akita').can('delete', 'event')).toBe(true);
+    expect(defineAbilityFor(user('Administrator', []), 'akita').can('update', 'city')).toBe(true);
   });
   it('gives nothing to an unknown permission or without a city', () => {
     expect(defineAbilityFor(user('Guest', ['kobe']), 'kobe').can('read', 'news')).toBe(false);
@@ -34,5 +37,74 @@ describe('defineAbilityFor (000 6)', () => {
     expect(effectiveRole({ permission: 'Member', is_captain_department: true })).toBe('Captain');
     expect(effectiveRole({ permission: 'Member', is_captain_department: false })).toBe('Member');
     expect(effectiveRole({ permission: 'Guest', is_captain_department: false })).toBeNull();
+  });
+});
+
+/** A profile of a role in kobe (the Captain is a Member with is_captain_department). */
+const as = (role: Role, extra: Record<string, unknown> = {}) => ({
+  ...user(role === 'Captain' ? 'Member' : role, ['kobe'], role === 'Captain'),
+  ...extra,
+});
+const can = (role: Role, action: 'read' | 'create' | 'update' | 'delete', subj: string) => defineAbilityFor(as(role), 'kobe').can(action, subj);
+const ALL: Role[] = ['Administrator', 'Operator', 'President', 'Captain', 'Teacher', 'Advertiser', 'Police', 'Member'];
+const others = (allowed: Role[]) => ALL.filter((r) => !allowed.includes(r));
+
+describe('000 6 Specifics: the allowed roles can, the others cannot', () => {
+  const cases: Array<[string, 'read' | 'create' | 'update' | 'delete', string, Role[]]> = [
+    ['the device page is Administrator and Operator', 'read', 'route:device', ['Administrator', 'Operator']],
+    ['the review route is Operator only', 'read', 'route:review', ['Operator']],
+    ['reviews are Operator only', 'update', 'review', ['Operator']],
+    ['review replies are Operator only', 'create', 'review_reply', ['Operator']],
+    ['tweet-request is Operator only', 'read', 'route:tweet-request', ['Operator']],
+    ['tweet requests are Operator only', 'delete', 'tweet_request', ['Operator']],
+    ['the chat list is Operator and Administrator', 'read', 'route:chat', ['Administrator', 'Operator']],
+    ['the menu pages are Advertiser only (Operator passes routes)', 'read', 'route:menu/list-menu', ['Advertiser', 'Operator']],
+    ['menu items are written by Advertisers only', 'create', 'menu_item', ['Advertiser']],
+    ['menu purchases are read by Advertisers (and the Operator who passes the route)', 'read', 'menu_purchase', ['Advertiser', 'Operator']],
+    ['club pages are Administrator and Operator', 'read', 'route:club/list-club', ['Administrator', 'Operator']],
+    ['club requests are Administrator and Operator', 'delete', 'club_request', ['Administrator', 'Operator']],
+    ['genre page is Administrator and Operator', 'read', 'route:genre', ['Administrator', 'Operator']],
+    ['genres are written by Administrator and Operator', 'update', 'genre', ['Administrator', 'Operator']],
+    ['user pages are Administrator and Operator', 'read', 'route:user', ['Administrator', 'Operator']],
+    ['users are managed by Administrator and Operator', 'update', 'user', ['Administrator', 'Operator']],
+    ['user-toyonaka is Administrator and Operator', 'read', 'route:user-toyonaka', ['Administrator', 'Operator']],
+    ['trash pages are Administrator and Operator', 'read', 'route:schedule/clean-trash', ['Administrator', 'Operator']],
+    ['trash schedules are Administrator and Operator', 'create', 'garbage_schedule', ['Administrator', 'Operator']],
+    ['the trash dictionary is Administrator and Operator', 'read', 'garbage_dictionary', ['Administrator', 'Operator']],
+    ['support is for Advertiser and President', 'read', 'route:support', ['Advertiser', 'President', 'Operator']],
+    ['lockers are for Advertiser', 'read', 'route:locker/list-locker', ['Advertiser', 'Operator']],
+    ['lockers are written by Advertisers only', 'update', 'locker', ['Advertiser']],
+    ['contact-us is hidden from Advertiser', 'read', 'feature:contact-us', others(['Advertiser'])],
+    ['live admin-notice updates go to the Operator', 'read', 'feature:live-notices', ['Operator']],
+    ['report counts go to Operator, Advertiser and Administrator', 'read', 'feature:report-counts', ['Operator', 'Advertiser', 'Administrator']],
+    ['the menu report count is read by Operator, Advertiser and Administrator', 'read', 'dish_report', ['Operator', 'Advertiser', 'Administrator']],
+    ['the matching report count is read by Operator, Advertiser and Administrator', 'read', 'matching_report#notification', ['Operator', 'Advertiser', 'Administrator']],
+    ['matching reports themselves stay with Administrator and Operator', 'read', 'matching_report', ['Administrator', 'Operator']],
+  ];
+  for (const [name, action, subj, allowed] of cases) {
+    it(name, () => {
+      expect(ALL.filter((r) => can(r, action, subj))).toEqual(ALL.filter((r) => allowed.includes(r)));
+    });
+  }
+});
+
+describe('own rows as CASL conditions (000 6: shops, school, group and classes)', () => {
+  it('lets an Advertiser change only the coupons of its shops', () => {
+    const ability = defineAbilityFor(as('Advertiser', { advertisements: [7] }), 'kobe');
+    expect(ability.can('update', subject('coupon', { advertisement: 7 }))).toBe(true);
+    expect(ability.can('update', subject('coupon', { advertisement: 8 }))).toBe(false);
+    expect(ownedRows(getResource('coupon'), as('Advertiser', { advertisements: [7] }))).toEqual([{ field: 'advertisement', values: [7] }]);
+    expect(ownedRows(getResource('coupon'), as('Operator'))).toEqual([]);
+  });
+  it('limits a President to its school and a Teacher also to its classes', () => {
+    const president = defineAbilityFor(as('President', { school: 3 }), 'kobe');
+    expect(president.can('update', subject('school_class', { school: 3, id: 5 }))).toBe(true);
+    expect(president.can('update', subject('school_class', { school: 4, id: 5 }))).toBe(false);
+    const teacher = defineAbilityFor(as('Teacher', { school: 3, classes: [5] }), 'kobe');
+    expect(teacher.can('update', subject('school_class', { school: 3, id: 5 }))).toBe(true);
+    expect(teacher.can('update', subject('school_class', { school: 3, id: 6 }))).toBe(false);
+  });
+  it('gives nothing of a limited resource to a profile without values', () => {
+    expect(ownedRows(getResource('school'), as('President'))).toEqual([{ field: 'id', values: [] }]);
   });
 });
