@@ -17,7 +17,7 @@ export const SPECIFIC_ROUTES: Readonly<Record<string, readonly Role[]>> = {
   'review-reply': ['Operator'],
   'tweet-request': ['Operator'],
   chat: ['Administrator', 'Operator'],
-  'chat/detail': ['Operator'],
+  'chat/:id/:shopName/img/:imgShop': ['Operator'],
   'menu/list-menu': ['Advertiser'],
   'menu/list-purchase': ['Advertiser'],
   'club/list-club': ['Administrator', 'Operator'],
