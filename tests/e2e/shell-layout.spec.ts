@@ -49,7 +49,7 @@ test('top bar: breadcrumb from the dashboard, size and language kept across a re
   await page.getByTitle('English').click();
   await expect(page.getByText('Switch Language Success')).toBeVisible();
   await page.reload();
-  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
   await expect(page.getByTestId('breadcrumb')).toHaveText('Dashboard');
 });
 
