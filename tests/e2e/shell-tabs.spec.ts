@@ -68,6 +68,13 @@ test('closing a tab with its close button goes to its neighbour', async ({ page 
   await page.getByTestId('page-tabs').locator('.ant-tabs-tab', { hasText: 'イベント' }).locator('.ant-tabs-tab-remove').click();
   await expect(tabs(page)).toHaveText(['ダッシュボード', 'ニュース']);
   await expect(page).toHaveURL(/\/kobe\/news/);
+
+  // refresh mounts the page anew: the unsaved input goes
+  await page.getByRole('button', { name: '新規作成' }).click();
+  await page.locator('#root_title').fill('消える題名');
+  await page.getByTestId('tabs-menu').click();
+  await page.getByRole('menuitem', { name: '再読み込み' }).click();
+  await expect(page.locator('#root_title')).toHaveValue('');
 });
 
 test('the command palette jumps to a page and to an open tab by keyboard', async ({ page }) => {

@@ -2,11 +2,13 @@
  * The open-page tabs (000 2.3 'Open-page tabs: refresh, close, close others, close all'; 000 4
  * 'visited and cached tab views are tracked'): every page opened (by pathname) becomes a tab that
  * remembers its last location (query included); the layout keeps each tab's page rendered (out of
- * the document while another is active, kept-page.tsx), so filters, sort, page, scroll and unsaved input survive. The dashboard
- * tab stays (close all keeps it). At most MAX_TABS: the oldest inactive tab goes first.
+ * the document while another is active, kept-page.tsx), so filters, sort, page, scroll and unsaved
+ * input survive. The dashboard tab stays (close all keeps it). At most MAX_TABS: the oldest inactive
+ * tab goes first.
  * A create or edit tab whose form was saved (a successful mutation while it was active) closes when
  * the user leaves it (after a save the form goes to its list): a new create starts empty.
- * Closing a tab while Refine's unsaved-changes flag (`useWarnAboutChange().warnWhen`) is up asks first.
+ * Closing or refreshing a tab while Refine's unsaved-changes flag (`useWarnAboutChange().warnWhen`)
+ * is up asks first (the flag is one for the whole console, not per tab).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, type Location } from 'react-router';
@@ -148,7 +150,7 @@ export function usePageTabs(pinned: string, skip: string): PageTabs {
       const tab = tabs.find((x) => x.key === key);
       if (tab && key !== activeKey) navigate(hrefOf(tab.location));
     },
-    refresh: (key) => setTabs((list) => list.map((x) => (x.key === key ? { ...x, version: x.version + 1 } : x))),
+    refresh: (key) => guarded(() => setTabs((list) => list.map((x) => (x.key === key ? { ...x, version: x.version + 1 } : x)))),
     close: (key) => {
       if (key === pinned) return;
       guarded(() => {
