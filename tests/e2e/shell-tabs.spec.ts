@@ -105,3 +105,27 @@ test('the command palette jumps to a page and to an open tab by keyboard', async
   await expect(page).toHaveURL(/\/kobe\/news\?.*palette/);
   await expect(page.getByPlaceholder('検索')).toHaveValue('palette');
 });
+
+test('a tab keeps its scroll position', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 300 });
+  await signInQuickly(page, 'operator', 'kobe');
+  await menuLink(page, 'ニュース').click();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  const scrolled = await page.evaluate(() => {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    return Math.round(window.scrollY);
+  });
+  expect(scrolled).toBeGreaterThan(100);
+
+  // elsewhere through the palette (no click that scrolls), then back
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').pressSequentially('イベント');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'イベント' })).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').pressSequentially('ニュース');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'ニュース' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(scrolled);
+});
