@@ -14,6 +14,7 @@ import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
 import { registerCityRoutes } from './routes/cities';
 import { registerFileRoutes } from './routes/files';
+import { registerNoticeStream } from './routes/notice-stream';
 import { registerOpenApi } from './routes/openapi';
 import { registerResourceRoutes } from './routes/resources';
 import { registerSessionRoutes } from './routes/session';
@@ -68,6 +69,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerSessionRoutes(app, { loginRateLimit: config.loginRateLimit });
   registerCityRoutes(app);
   registerUserRoutes(app);
+  registerNoticeStream(app);
   await registerFileRoutes(app, { config, resources });
   registerResourceRoutes(app, resources);
   return app;

@@ -1,10 +1,11 @@
 /**
  * antd configuration of the whole console: the antd locale and dayjs locale of the current language
- * (ja_JP by default), no auto-inserted space between two CJK characters in buttons, and antd's App
- * context (message, notification, modal) with the catalogue's 5 s error toasts (001 9).
+ * (ja_JP by default), no auto-inserted space between two CJK characters in buttons, the persisted
+ * size, theme colour and dark mode of the top bar's pickers (000 2.3, 4; ui-preferences.ts), and
+ * antd's App context (message, notification, modal) with the catalogue's 5 s error toasts (001 9).
  */
-import type { ReactNode } from 'react';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { useMemo, type ReactNode } from 'react';
+import { App as AntdApp, ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import jaJP from 'antd/locale/ja_JP';
 import enUS from 'antd/locale/en_US';
@@ -17,6 +18,7 @@ import 'dayjs/locale/es';
 import { useTranslation } from 'react-i18next';
 import { ERROR_TOAST_MS, type Language } from '@/shared/constants';
 import { currentLanguage } from '../i18n';
+import { useUiPreferences, type Size } from './ui-preferences';
 
 const ANTD_LOCALES: Record<Language, Locale> = { ja: jaJP, en: enUS, zh: zhCN, es: esES };
 const DAYJS_LOCALES: Record<Language, string> = { ja: 'ja', en: 'en', zh: 'zh-cn', es: 'es' };
@@ -25,13 +27,27 @@ export function AntdConfigProvider({ children }: { children: ReactNode }) {
   useTranslation(); // re-renders on a language switch
   const lng = currentLanguage();
   dayjs.locale(DAYJS_LOCALES[lng]);
+  const { size, themeColor, dark } = useUiPreferences();
+  const theme = useMemo(() => themeOf(size, themeColor, dark), [size, themeColor, dark]);
   return (
-    <ConfigProvider locale={ANTD_LOCALES[lng]} button={{ autoInsertSpace: false }} theme={{ token: { fontFamily: FONT_FAMILY } }}>
+    <ConfigProvider locale={ANTD_LOCALES[lng]} button={{ autoInsertSpace: false }} componentSize={ANTD_SIZES[size]} theme={theme}>
       <AntdApp notification={{ duration: ERROR_TOAST_MS / 1000, placement: 'topRight' }} message={{ duration: 3 }}>
         {children}
       </AntdApp>
     </ConfigProvider>
   );
+}
+
+/** antd's component size of each element size; mini is small with smaller text and controls. */
+const ANTD_SIZES: Record<Size, 'middle' | 'small'> = { medium: 'middle', small: 'small', mini: 'small' };
+
+/** The antd theme of the preferences: colorPrimary, the dark algorithm, the mini size's tokens. */
+export function themeOf(size: Size, colorPrimary: string, dark: boolean): ThemeConfig {
+  const mini = size === 'mini' ? { fontSize: 12, controlHeightSM: 20, controlHeight: 26 } : {};
+  return {
+    token: { fontFamily: FONT_FAMILY, colorPrimary, ...mini },
+    algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
+  };
 }
 
 /** System fonts first, then the CJK fonts (Noto Sans CJK on Linux, Hiragino/Yu Gothic elsewhere). */

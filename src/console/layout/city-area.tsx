@@ -6,8 +6,8 @@
  * one settings page for each singleton resource. The session's CASL ability is provided here (the
  * registry it needs stays out of the login page's bundle).
  */
-import { lazy, Suspense, useEffect } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useMemo } from 'react';
+import { Navigate, Route, Routes, useLocation, useParams, type Location } from 'react-router';
 import { AbilityProvider } from '@casl/react';
 import type { MenuEntry } from '@/shared/manifest';
 import { PAGES } from '@/shared/pages';
@@ -27,6 +27,11 @@ const ResourceList = lazy(() => import('../generated/resource-list').then((m) =>
 const ResourceForm = lazy(() => import('../generated/resource-form').then((m) => ({ default: m.ResourceForm })));
 const ResourceShow = lazy(() => import('../generated/resource-show').then((m) => ({ default: m.ResourceShow })));
 const SingletonPage = lazy(() => import('../generated/singleton-page').then((m) => ({ default: m.SingletonPage })));
+const ProfilePage = lazy(() => import('./profile-page').then((m) => ({ default: m.ProfilePage })));
+
+function singleton(r: { resource: string }): boolean {
+  return registry.get(r.resource)!.singleton;
+}
 
 function pageEntries(entries: readonly MenuEntry[]): MenuEntry[] {
   return entries.flatMap((e) => [...(e.page ? [e] : []), ...pageEntries(e.children ?? [])]);
@@ -38,8 +43,7 @@ export function CityArea() {
   const { profile, city: chosen } = useSession();
   const { entries, routes: menuRoutes } = useCityMenu(city);
   // Menus are checked by `npm run validate`; an entry naming a resource this build lacks is skipped.
-  const routes = menuRoutes.filter((r) => registry.has(r.resource));
-  const singleton = (r: { resource: string }) => registry.get(r.resource)!.singleton;
+  const routes = useMemo(() => menuRoutes.filter((r) => registry.has(r.resource)), [menuRoutes]);
   const allowed = !!profile && cityAllowed(profile, city);
 
   useEffect(() => {
@@ -50,19 +54,16 @@ export function CityArea() {
     fetchAccount().catch(() => undefined);
   }, [pathname]);
 
-  if (!profile) return <Loading />;
-  if (!allowed) {
-    const known = citiesOf(profile).some((c) => c.name === city);
-    return <Navigate to={known ? '/401?noGoBack=true' : '/404'} replace />;
-  }
-  if (chosen !== city) return <Loading />;
-
-  return (
-    <AbilityProvider value={abilityFor(profile, city)}>
-    <ConsoleLayout city={city} entries={entries}>
+  // The pages at one open tab's location (console-layout.tsx keeps every open tab rendered): keys
+  // come from that location, not the window's, so a hidden tab's form is not mounted anew.
+  const renderPage = useCallback(
+    (location: Location) => {
+      const pathname = location.pathname;
+      return (
       <Suspense fallback={<Loading />}>
-        <Routes>
+        <Routes location={location}>
           <Route index element={<Navigate to="dashboard" replace />} />
+          <Route path="profile" element={<ProfilePage />} />
           {pageEntries(entries).map((e) => {
             const Page = PAGE_COMPONENTS[e.page!];
             if (!Page || !(e.page! in PAGES)) return null;
@@ -130,7 +131,21 @@ export function CityArea() {
           <Route path="*" element={<RouteFallback />} />
         </Routes>
       </Suspense>
-    </ConsoleLayout>
+      );
+    },
+    [entries, routes],
+  );
+
+  if (!profile) return <Loading />;
+  if (!allowed) {
+    const known = citiesOf(profile).some((c) => c.name === city);
+    return <Navigate to={known ? '/401?noGoBack=true' : '/404'} replace />;
+  }
+  if (chosen !== city) return <Loading />;
+
+  return (
+    <AbilityProvider value={abilityFor(profile, city)}>
+      <ConsoleLayout key={city} city={city} entries={entries} routes={routes} renderPage={renderPage} />
     </AbilityProvider>
   );
 }

@@ -1,25 +1,76 @@
 /**
- * The city layout (000 2.3): a sidebar with the city's menu (collapsing to nothing below 1024 px and
- * closing on route change there), the top bar and the page.
+ * The city layout (000 2.3): a sidebar with the city's menu (its open/closed state kept in the
+ * `sidebarStatus` cookie; below 1024 px it collapses to nothing and closes on every route change),
+ * the top bar, the open-page tabs with every open tab's page kept rendered (one
+ * `<Routes location={tab.location}>` each, from `renderPage`, out of the document when inactive:
+ * kept-page.tsx), so a list keeps its filters, sort, page and scroll and a form its unsaved input;
+ * the notification carousel on the dashboard, the back-to-top button after 400 px of scroll, the
+ * maintenance page once the API answers 503, the help-centre notice and the command palette (Ctrl+K).
  */
-import { useEffect, useState, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Navigate, useLocation, type Location } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Layout, Typography } from 'antd';
+import { FloatButton, Layout, Typography } from 'antd';
 import type { MenuEntry } from '@/shared/manifest';
+import type { ResourceRoute } from '../generated/resource-routes';
 import { useIsMobile } from '../hooks/use-is-mobile';
+import { useMaintenance } from '../providers/maintenance';
+import { CommandPalette } from './command-palette';
+import { HelpNotice } from './help-notice';
+import { KeptPage } from './kept-page';
+import { MaintenancePage } from './maintenance-page';
+import { dashboardPath, pageLinks } from './menu-paths';
+import { NoticeCarousel } from './notice-carousel';
+import { PageTabsBar, useTabTitle } from './page-tabs-bar';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
+import { setUiPreferences, useUiPreferences } from './ui-preferences';
+import { usePageTabs } from './use-page-tabs';
 
-export function ConsoleLayout({ city, entries, children }: { city: string; entries: MenuEntry[]; children: ReactNode }) {
+/** Scroll distance (px) after which the back-to-top button shows (000 2.3). */
+export const BACK_TO_TOP_PX = 400;
+
+export interface ConsoleLayoutProps {
+  city: string;
+  entries: MenuEntry[];
+  routes: readonly ResourceRoute[];
+  /** The city's pages at a location (a tab's). */
+  renderPage: (location: Location) => ReactNode;
+}
+
+export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayoutProps) {
   const { t } = useTranslation();
   const mobile = useIsMobile();
-  const [collapsed, setCollapsed] = useState(mobile);
+  const { sidebarOpen } = useUiPreferences();
+  const [mobileOpen, setMobileOpen] = useState(false);
   const { pathname } = useLocation();
+  const links = useMemo(() => pageLinks(city, entries), [city, entries]);
+  const home = dashboardPath(city);
+  const root = `/${encodeURIComponent(city)}`;
+  const tabs = usePageTabs(home, root);
+  const tabTitle = useTabTitle(links);
+  const [noticeVersion, setNoticeVersion] = useState(0);
+  const collapsed = mobile ? !mobileOpen : !sidebarOpen;
+  const maintenance = useMaintenance();
 
   useEffect(() => {
-    if (mobile) setCollapsed(true);
+    setMobileOpen(false);
   }, [mobile, pathname]);
+
+  // Each tab's scroll position, restored when it is shown again.
+  const scrolls = useRef(new Map<string, number>());
+  const activeRef = useRef(tabs.activeKey);
+  useEffect(() => {
+    const onScroll = () => scrolls.current.set(activeRef.current, window.scrollY);
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  useLayoutEffect(() => {
+    activeRef.current = tabs.activeKey;
+    window.scrollTo(0, scrolls.current.get(tabs.activeKey) ?? 0);
+  }, [tabs.activeKey]);
+
+  const toggle = () => (mobile ? setMobileOpen((o) => !o) : setUiPreferences({ sidebarOpen: !sidebarOpen }));
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -30,6 +81,8 @@ export function ConsoleLayout({ city, entries, children }: { city: string; entri
         collapsedWidth={mobile ? 0 : 64}
         width={220}
         style={mobile ? { position: 'fixed', height: '100vh', zIndex: 20, left: 0, top: 0 } : undefined}
+        data-testid="sidebar"
+        data-collapsed={collapsed}
       >
         <div style={{ height: 56, display: 'flex', alignItems: 'center', padding: '0 16px', overflow: 'hidden' }}>
           <Typography.Text strong style={{ color: '#fff', whiteSpace: 'nowrap' }}>
@@ -39,9 +92,24 @@ export function ConsoleLayout({ city, entries, children }: { city: string; entri
         <SideMenu city={city} entries={entries} />
       </Layout.Sider>
       <Layout>
-        <TopBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
-        <Layout.Content style={{ padding: 16, minWidth: 0 }}>{children}</Layout.Content>
+        <TopBar city={city} collapsed={collapsed} onToggle={toggle} links={links} routes={routes} onNotice={() => setNoticeVersion((v) => v + 1)} />
+        <Layout.Content style={{ padding: '8px 16px 16px', minWidth: 0 }}>
+          {maintenance && <MaintenancePage />}
+          <div hidden={maintenance}>
+          <PageTabsBar tabs={tabs} links={links} />
+          {tabs.activeKey === root && <Navigate to={home} replace />}
+          {tabs.activeKey === home && <NoticeCarousel city={city} version={noticeVersion} />}
+          {tabs.tabs.map((tab) => (
+            <KeptPage key={`${tab.key}#${tab.version}`} tabKey={tab.key} active={tab.key === tabs.activeKey}>
+              {renderPage(tab.location)}
+            </KeptPage>
+          ))}
+          </div>
+        </Layout.Content>
       </Layout>
+      <FloatButton.BackTop visibilityHeight={BACK_TO_TOP_PX} aria-label={t('shell.backToTop')} data-testid="back-to-top" />
+      <HelpNotice />
+      <CommandPalette links={links} tabs={tabs.tabs} tabTitle={tabTitle} />
     </Layout>
   );
 }

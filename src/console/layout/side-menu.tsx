@@ -1,21 +1,39 @@
 /**
  * The sidebar menu (000 2.3): first the city's Japanese name (a link to /city when the user has more
- * than one assigned city), then the entries of the city's manifest for the role, titles translated,
- * icons by name, children as sub-menus. The entry of the current route is selected.
+ * than one assigned city; kurashiki's on two lines), then the entries of the city's manifest for the
+ * role, titles translated, icons by name, children as sub-menus. The entry of the current route is
+ * selected. The chat entry carries the unread badge capped at 99 ('99+'): its count is the profile's
+ * `chat_unread_count` (reloaded on every route change, 000 4; missing = 0: the chat store of the
+ * spec is a cloud service this product does not have).
  */
 import { useMemo } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Menu, type MenuProps } from 'antd';
+import { Badge, Menu, type MenuProps } from 'antd';
 import type { MenuEntry } from '@/shared/manifest';
 import { useCityName } from '../hooks/use-city-name';
 import { useSession } from '../hooks/use-session';
+import { badgeText, entryPath } from './menu-paths';
 import { MenuIconOf } from './menu-icons';
 
 type Item = Required<MenuProps>['items'][number];
 
-function entryPath(city: string, e: MenuEntry): string {
-  return `/${encodeURIComponent(city)}/${(e.route ?? e.resource ?? e.page ?? e.key).replace(/^\/+/, '')}`;
+/** Cities whose name the sidebar shows on two lines (000 2.3). */
+export const TWO_LINE_CITIES: readonly string[] = ['kurashiki'];
+
+function isChat(e: MenuEntry): boolean {
+  return e.key === 'chat' || e.page === 'chat' || e.route === 'chat';
+}
+
+/** The city's name: one line, or for kurashiki the Japanese name over the city's code. */
+function CityName({ city, name }: { city: string; name: string }) {
+  if (!TWO_LINE_CITIES.includes(city)) return <>{name}</>;
+  return (
+    <span data-testid="city-name-two-lines" style={{ display: 'inline-flex', flexDirection: 'column', lineHeight: 1.3, verticalAlign: 'middle' }}>
+      <span>{name}</span>
+      <span style={{ fontSize: 11, opacity: 0.75 }}>{city.charAt(0).toUpperCase() + city.slice(1)}</span>
+    </span>
+  );
 }
 
 export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[] }) {
@@ -24,6 +42,7 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
   const { profile } = useSession();
   const cityName = useCityName(city);
   const severalCities = (profile?.assign_city.length ?? 0) > 1;
+  const chatBadge = badgeText(Number((profile as { chat_unread_count?: unknown } | null)?.chat_unread_count ?? 0));
 
   const { items, selected } = useMemo(() => {
     let best: { key: string; len: number } = { key: '', len: 0 };
@@ -33,23 +52,34 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
       if (e.children?.length) {
         return { key: e.key, icon: <MenuIconOf name={e.icon} />, label: t(e.title), children: e.children.map(toItem) };
       }
-      return { key: e.key, icon: <MenuIconOf name={e.icon} />, label: <Link to={path}>{t(e.title)}</Link> };
+      const title = t(e.title);
+      const label =
+        isChat(e) && chatBadge ? (
+          <Link to={path} aria-label={`${title} (${chatBadge})`}>
+            {title} <Badge count={chatBadge} size="small" style={{ marginInlineStart: 6 }} data-testid="chat-badge" />
+          </Link>
+        ) : (
+          <Link to={path}>{title}</Link>
+        );
+      return { key: e.key, icon: <MenuIconOf name={e.icon} />, label };
     };
+    const twoLines = TWO_LINE_CITIES.includes(city);
     const cityItem: Item = {
       key: '__city',
       icon: <MenuIconOf name="city" />,
       label: severalCities ? (
         <Link to="/city" title={t('layout.chooseCity')}>
-          {cityName}
+          <CityName city={city} name={cityName} />
         </Link>
       ) : (
-        <span>{cityName}</span>
+        <CityName city={city} name={cityName} />
       ),
       title: cityName,
+      style: twoLines ? { height: 'auto', lineHeight: 1.3, paddingBlock: 6 } : undefined,
     };
     const list = [cityItem, { type: 'divider' } as Item, ...entries.map(toItem)];
     return { items: list, selected: best.key };
-  }, [city, entries, pathname, t, cityName, severalCities]);
+  }, [city, entries, pathname, t, cityName, severalCities, chatBadge]);
 
   return <Menu mode="inline" theme="dark" items={items} selectedKeys={selected ? [selected] : []} data-testid="side-menu" />;
 }

@@ -1,33 +1,82 @@
 /**
- * The top bar (000 2.3): the sidebar toggle, the user's name, the language picker and logout.
+ * The top bar (000 2.3): the sidebar toggle (hidden in cippoweb), the breadcrumb (from the dashboard),
+ * then the notification bell, fullscreen, size, language and theme pickers, home, the user's name
+ * linking to the profile (/{city}/profile), contact-us (an external help form, hidden for
+ * Advertiser) and logout (Refine's useLogout).
  */
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '@refinedev/core';
-import { Button, Flex, Layout, Typography } from 'antd';
-import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Flex, Layout, Tooltip, Typography, theme } from 'antd';
+import { CustomerServiceOutlined, HomeOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
+import { MEMBER_CITY } from '@/shared/constants';
+import { effectiveRole } from '@/shared/roles';
+import type { ResourceRoute } from '../generated/resource-routes';
 import { useSession } from '../hooks/use-session';
+import { useIsMobile } from '../hooks/use-is-mobile';
+import { BreadcrumbTrail } from './breadcrumb-trail';
+import { FullscreenButton } from './fullscreen-button';
 import { LanguageSwitch } from './language-switch';
+import { dashboardPath, type PageLink } from './menu-paths';
+import { NotificationBell } from './notification-bell';
+import { SizeSwitch } from './size-switch';
+import { ThemePicker } from './theme-picker';
+import type { LiveNotice } from './use-bell-counts';
 
-export function TopBar({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
+/** The external help form of contact-us (VITE_CONTACT_US_URL at build time). */
+export const CONTACT_US_URL: string = import.meta.env.VITE_CONTACT_US_URL || 'https://forms.gle/city-console-help';
+
+export interface TopBarProps {
+  city: string;
+  collapsed: boolean;
+  onToggle: () => void;
+  links: readonly PageLink[];
+  routes: readonly ResourceRoute[];
+  onNotice?: (n: LiveNotice) => void;
+}
+
+export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: TopBarProps) {
   const { t } = useTranslation();
   const { mutate: logout } = useLogout();
   const { profile } = useSession();
+  const mobile = useIsMobile();
+  const { token } = theme.useToken();
+  const role = profile ? effectiveRole(profile) : null;
+  const cityPath = `/${encodeURIComponent(city)}`;
   return (
-    <Layout.Header style={{ background: '#fff', padding: '0 16px', borderBottom: '1px solid #f0f0f0', height: 56, lineHeight: '56px' }}>
-      <Flex justify="space-between" align="center" style={{ height: '100%' }} gap={12}>
-        <Button
-          type="text"
-          icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-          onClick={onToggle}
-          aria-label={t('layout.toggleMenu')}
-        />
-        <Flex align="center" gap={12} wrap={false} style={{ minWidth: 0 }}>
-          <Typography.Text ellipsis style={{ maxWidth: 200 }} data-testid="current-user">
-            <UserOutlined /> {profile?.name || profile?.username}
-          </Typography.Text>
+    <Layout.Header style={{ background: token.colorBgContainer, padding: '0 12px', borderBottom: `1px solid ${token.colorBorderSecondary}`, height: 56, lineHeight: '56px' }}>
+      <Flex justify="space-between" align="center" style={{ height: '100%' }} gap={8}>
+        <Flex align="center" gap={8} style={{ minWidth: 0 }}>
+          {city !== MEMBER_CITY && (
+            <Button type="text" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={onToggle} aria-label={t('layout.toggleMenu')} aria-expanded={!collapsed} data-testid="sidebar-toggle" />
+          )}
+          {!mobile && <BreadcrumbTrail city={city} links={links} />}
+        </Flex>
+        <Flex align="center" gap={4} wrap={false} style={{ minWidth: 0 }}>
+          <NotificationBell city={city} routes={routes} onNotice={onNotice} />
+          {!mobile && <FullscreenButton />}
+          <SizeSwitch />
+          <ThemePicker />
           <LanguageSwitch />
-          <Button icon={<LogoutOutlined />} onClick={() => logout()}>
-            {t('actions.logout')}
+          <Tooltip title={t('layout.home')}>
+            <Link to={dashboardPath(city)} aria-label={t('layout.home')} data-testid="home-link">
+              <Button type="text" icon={<HomeOutlined />} tabIndex={-1} aria-hidden />
+            </Link>
+          </Tooltip>
+          {role !== 'Advertiser' && (
+            <Tooltip title={t('shell.contactUs')}>
+              <a href={CONTACT_US_URL} target="_blank" rel="noopener noreferrer" aria-label={t('shell.contactUs')} data-testid="contact-us">
+                <Button type="text" icon={<CustomerServiceOutlined />} tabIndex={-1} aria-hidden />
+              </a>
+            </Tooltip>
+          )}
+          <Link to={`${cityPath}/profile`} title={t('layout.profile')} data-testid="profile-link" style={{ maxWidth: 160, display: 'inline-flex', minWidth: 0 }}>
+            <Typography.Text ellipsis data-testid="current-user" style={{ color: 'inherit' }}>
+              <UserOutlined /> {profile?.name || profile?.username}
+            </Typography.Text>
+          </Link>
+          <Button icon={<LogoutOutlined />} onClick={() => logout()} aria-label={t('actions.logout')}>
+            {!mobile && t('actions.logout')}
           </Button>
         </Flex>
       </Flex>

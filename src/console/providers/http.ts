@@ -13,6 +13,7 @@ import { DEFAULT_CITY, TOKEN_REFRESH_INTERVAL_MS } from '@/shared/constants';
 import { errorKey, type ErrorCode } from '@/shared/errors';
 import { currentLanguage, i18n } from '../i18n';
 import { ApiRequestError } from './api-error';
+import { setMaintenance } from './maintenance';
 import { getCity, markSignedOut } from './session';
 
 export interface RequestOptions {
@@ -66,6 +67,7 @@ export function errorMessage(status: number, code: string, detail: string, field
 }
 
 async function toError(res: Response): Promise<ApiRequestError> {
+  if (res.status === 503) setMaintenance(true);
   let body: { detail?: unknown; code?: unknown; fields?: unknown } = {};
   try {
     body = (await res.json()) as typeof body;

@@ -12,6 +12,7 @@ import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { first, listWhere, matchSql, orderOf, pageOf, type Match } from './record-query';
 import { prepareInput, shapeOf, toRow, type DbRow, type ResourceRow } from './record-shape';
+import { announceCreated } from '../events/record-events';
 import { checkWrite } from './write-checks';
 
 export type { ResourceRow } from './record-shape';
@@ -219,15 +220,18 @@ export async function replaceData(tx: Queryable, def: ResourceDef, city: string,
 /**
  * Creates a record in a city (001 7 POST calls). The created field is set by the server; `forced`
  * values (a call's `where`, a parent) are stored whatever the body says.
- * Answers the stored row with version 1. Errors: 400 `validation` (also for x-ref and x-upload),
- * 403 `forbidden` for a record outside `options.match.owner` (another shop's, another school's).
+ * Answers the stored row with version 1, announced after the commit (events/record-events.ts).
+ * Errors: 400 `validation` (also for x-ref and x-upload), 403 `forbidden` for a record outside
+ * `options.match.owner` (another shop's, another school's).
  */
 export async function createRecord(db: Database, def: ResourceDef, city: string, body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ResourceRow> {
   const data = composeRecord(def, body, options.forced);
-  return db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     if (!options.trusted) await checkWrite(tx, def, city, data, null, options.resources ?? registry, options.match?.owner);
     return insertRecord(tx, def, city, data, actor, options.auditAction);
   });
+  announceCreated(db, { resource: def.name, city, row });
+  return row;
 }
 
 /**

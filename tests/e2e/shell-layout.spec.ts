@@ -1,0 +1,137 @@
+/**
+ * The shell's layout (000 2.3, 4): the sidebar (kurashiki on two lines, collapsed state kept in a
+ * cookie, no toggle in cippoweb), the top bar (breadcrumb from the dashboard, size and language kept
+ * across reloads with their messages, theme colour and dark mode, contact-us hidden for Advertiser,
+ * profile page), back-to-top after 400 px, the carousel's popup, the help-centre notice and the
+ * mobile layout at 800 px.
+ */
+import { expect, test } from '@playwright/test';
+import { signInQuickly } from './helpers';
+
+test('sidebar: kurashiki on two lines; collapsed state survives a reload (cookie)', async ({ page }) => {
+  await signInQuickly(page, 'administrator', 'kurashiki');
+  const twoLines = page.getByTestId('city-name-two-lines');
+  await expect(twoLines).toBeVisible();
+  await expect(twoLines.locator(':scope > span')).toHaveText(['倉敷市', 'Kurashiki']);
+  const [first, second] = await twoLines.locator(':scope > span').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+  expect(second).toBeGreaterThan(first);
+
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'false');
+  await page.getByTestId('sidebar-toggle').click();
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+  expect((await page.context().cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0');
+  await page.reload();
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+  await page.getByTestId('sidebar-toggle').click();
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'false');
+});
+
+test('top bar: breadcrumb from the dashboard, size and language kept across a reload', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
+  await page.getByRole('button', { name: '新規作成' }).click();
+  await expect(page.getByTestId('breadcrumb').locator('li')).toHaveText(['ダッシュボード', '/', 'ニュース', '/', '新規作成']);
+  await page.getByTestId('breadcrumb').getByRole('link', { name: 'ダッシュボード' }).click();
+  await expect(page).toHaveURL(/\/kobe\/dashboard$/);
+
+  // size: medium by default; small after the switch, with its message, also after a reload
+  const logout = page.getByRole('button', { name: 'ログアウト' });
+  await expect(logout).not.toHaveClass(/ant-btn-sm/);
+  await page.getByTestId('size-switch').click();
+  await page.getByRole('menuitem', { name: '小', exact: true }).click();
+  await expect(page.getByText('Switch Size Success')).toBeVisible();
+  await expect(logout).toHaveClass(/ant-btn-sm/);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'ログアウト' })).toHaveClass(/ant-btn-sm/);
+
+  // language: English after the switch, with its message, also after a reload
+  await page.getByTestId('language-switch').click();
+  await page.getByTitle('English').click();
+  await expect(page.getByText('Switch Language Success')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+  await expect(page.getByTestId('breadcrumb')).toHaveText('Dashboard');
+});
+
+test('theme colour #409EFF by default; dark mode kept across a reload', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
+  await expect(page.getByRole('button', { name: '新規作成' })).toHaveCSS('background-color', 'rgb(64, 158, 255)');
+  await page.getByTestId('theme-picker').click();
+  await page.getByTestId('dark-mode').click();
+  await expect(page.getByTestId('dark-mode')).toHaveAttribute('aria-checked', 'true');
+  await page.reload();
+  await expect(page.locator('.ant-layout').first()).toHaveCSS('background-color', 'rgb(0, 0, 0)');
+});
+
+test('contact-us for an Operator, not for an Advertiser; the profile page saves', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  await expect(page.getByTestId('contact-us')).toHaveAttribute('href', /^https:\/\//);
+  await expect(page.getByTestId('contact-us')).toHaveAttribute('target', '_blank');
+  await page.getByTestId('profile-link').click();
+  await expect(page).toHaveURL(/\/kobe\/profile$/);
+  const name = `運用 太郎 ${Date.now() % 10000}`;
+  await page.getByLabel('氏名').fill(name);
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('保存しました。')).toBeVisible();
+  await expect(page.getByTestId('current-user')).toContainText(name);
+
+  await page.context().clearCookies();
+  await signInQuickly(page, 'advertiser', 'kobe');
+  await expect(page.getByTestId('contact-us')).toHaveCount(0);
+});
+
+test('cippoweb hides the sidebar toggle', async ({ page }) => {
+  await signInQuickly(page, 'member', 'cippoweb');
+  await expect(page.getByTestId('current-user')).toBeVisible();
+  await expect(page.getByTestId('sidebar-toggle')).toHaveCount(0);
+});
+
+test('back-to-top after 400 px of scroll; the help-centre notice slides in and leaves', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 420 });
+  await signInQuickly(page, 'operator', 'kobe');
+  await expect(page.getByTestId('help-notice')).toBeVisible();
+  await expect(page.getByTestId('help-notice')).toHaveCount(0);
+  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 300));
+  await expect(page.locator('.ant-float-btn')).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 600));
+  await expect(page.locator('.ant-float-btn')).toBeVisible();
+  await page.locator('.ant-float-btn').click();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test('the carousel shows the latest admin notices; a click opens a popup with OK', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  const carousel = page.getByTestId('notice-carousel');
+  await expect(carousel).toBeVisible();
+  const box = await carousel.boundingBox();
+  expect(Math.round(box!.height)).toBe(70);
+  const slide = carousel.locator('.slick-active [role=button]').first();
+  const title = (await slide.locator('strong').first().textContent())!;
+  await slide.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(title);
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(dialog).toHaveCount(0);
+});
+
+test('mobile layout at 800 px: the sidebar is closed and closes again after a route change', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 900 });
+  await signInQuickly(page, 'operator', 'kobe');
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+  await page.getByTestId('sidebar-toggle').click();
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'false');
+  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
+  await expect(page).toHaveURL(/\/kobe\/news/);
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+});
+
+test('the maintenance page once the API answers 503', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  await page.route('**/kobe/api/**', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"","code":"maintenance"}' }));
+  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
+  await expect(page.getByText('システム更新のため、サービスを一時停止しています。', { exact: false })).toBeVisible();
+  await expect(page.getByTestId('page-tabs')).toBeHidden();
+});

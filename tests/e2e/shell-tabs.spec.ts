@@ -1,0 +1,131 @@
+/**
+ * The open-page tabs and the command palette (000 2.3; issue 5): a list keeps its search text and a
+ * form its unsaved input while another tab is used; close others and close all; Ctrl+K jumps to a
+ * page of the menu and to an open tab, by keyboard only.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { signInQuickly } from './helpers';
+
+// antd gives the close buttons role=tab too: the tabs' own buttons are .ant-tabs-tab-btn
+const tabs = (page: Page) => page.getByTestId('page-tabs').locator('.ant-tabs-tab-btn');
+const menuLink = (page: Page, name: string) => page.getByTestId('side-menu').getByRole('link', { name, exact: true });
+
+test('tabs keep a list search and unsaved form input; close others; close all', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  await expect(tabs(page)).toHaveText(['ダッシュボード']);
+
+  // a list with a search
+  await menuLink(page, 'ニュース').click();
+  await expect(page.getByRole('heading', { name: 'ニュース' })).toBeVisible();
+  await page.getByPlaceholder('検索').fill('春祭り');
+  await page.getByPlaceholder('検索').press('Enter');
+  await expect(page).toHaveURL(/\/kobe\/news\?.*春祭り|\/kobe\/news\?.*%E6%98%A5/);
+
+  // a form with unsaved input
+  await page.getByRole('button', { name: '新規作成' }).click();
+  await expect(page).toHaveURL(/\/kobe\/news\/create$/);
+  await page.locator('#root_title').fill('まだ保存していない題名');
+
+  // work elsewhere
+  await menuLink(page, 'イベント').click();
+  await expect(page.getByRole('heading', { name: 'イベント' })).toBeVisible();
+  await expect(tabs(page)).toHaveText(['ダッシュボード', 'ニュース', 'ニュース · 新規作成', 'イベント']);
+  // the hidden tabs' pages are out of the document: one search box, no form
+  await expect(page.getByPlaceholder('検索')).toHaveCount(1);
+  await expect(page.locator('#root_title')).toHaveCount(0);
+
+  // back to the list tab: the search is still there
+  await tabs(page).filter({ hasText: /^ニュース$/ }).click();
+  await expect(page).toHaveURL(/\/kobe\/news\?/);
+  await expect(page.getByPlaceholder('検索')).toHaveValue('春祭り');
+
+  // back to the form tab: the input is still there
+  await tabs(page).filter({ hasText: '新規作成' }).click();
+  await expect(page).toHaveURL(/\/kobe\/news\/create$/);
+  await expect(page.locator('#root_title')).toHaveValue('まだ保存していない題名');
+
+  // close others (from the tab bar's menu): the dashboard and this tab stay
+  await page.getByTestId('tabs-menu').click();
+  await page.getByRole('menuitem', { name: '他のタブを閉じる' }).click();
+  await expect(tabs(page)).toHaveText(['ダッシュボード', 'ニュース · 新規作成']);
+  await expect(page.locator('#root_title')).toHaveValue('まだ保存していない題名');
+
+  // close all: only the dashboard stays, and it is shown
+  await menuLink(page, 'イベント').click();
+  await expect(tabs(page)).toHaveCount(3);
+  await page.getByTestId('tabs-menu').click();
+  await page.getByRole('menuitem', { name: 'すべて閉じる' }).click();
+  await expect(tabs(page)).toHaveText(['ダッシュボード']);
+  await expect(page).toHaveURL(/\/kobe\/dashboard$/);
+});
+
+test('closing a tab with its close button goes to its neighbour', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  await menuLink(page, 'ニュース').click();
+  await expect(page.getByRole('heading', { name: 'ニュース' })).toBeVisible();
+  await menuLink(page, 'イベント').click();
+  await expect(tabs(page)).toHaveCount(3);
+  await page.getByTestId('page-tabs').locator('.ant-tabs-tab', { hasText: 'イベント' }).locator('.ant-tabs-tab-remove').click();
+  await expect(tabs(page)).toHaveText(['ダッシュボード', 'ニュース']);
+  await expect(page).toHaveURL(/\/kobe\/news/);
+
+  // refresh mounts the page anew: the unsaved input goes
+  await page.getByRole('button', { name: '新規作成' }).click();
+  await page.locator('#root_title').fill('消える題名');
+  await page.getByTestId('tabs-menu').click();
+  await page.getByRole('menuitem', { name: '再読み込み' }).click();
+  await expect(page.locator('#root_title')).toHaveValue('');
+});
+
+test('the command palette jumps to a page and to an open tab by keyboard', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  await menuLink(page, 'ニュース').click();
+  await page.getByPlaceholder('検索').fill('palette');
+  await page.getByPlaceholder('検索').press('Enter');
+  await expect(page).toHaveURL(/palette/);
+
+  await page.keyboard.press('Control+k');
+  const input = page.getByTestId('palette-input');
+  await expect(input).toBeFocused();
+  await input.pressSequentially('イベント');
+  await expect(page.getByRole('option').first()).toContainText('イベント');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/kobe\/event$/);
+  await expect(page.getByRole('heading', { name: 'イベント' })).toBeVisible();
+
+  // the open news tab, with its search, chosen with the arrow keys
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').pressSequentially('ニュース');
+  const options = page.getByRole('option');
+  await expect(options.first()).toContainText('開いているタブ');
+  await page.keyboard.press('ArrowDown');
+  await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/kobe\/news\?.*palette/);
+  await expect(page.getByPlaceholder('検索')).toHaveValue('palette');
+});
+
+test('a tab keeps its scroll position', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 300 });
+  await signInQuickly(page, 'operator', 'kobe');
+  await menuLink(page, 'ニュース').click();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  const scrolled = await page.evaluate(() => {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    return Math.round(window.scrollY);
+  });
+  expect(scrolled).toBeGreaterThan(100);
+
+  // elsewhere through the palette (no click that scrolls), then back
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').pressSequentially('イベント');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'イベント' })).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').pressSequentially('ニュース');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'ニュース' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(scrolled);
+});
