@@ -6,7 +6,7 @@ import type { FieldSchema, ResourceDef } from '../../src/shared/registry';
 
 const DAY_MS = 86_400_000;
 
-function sampleValue(name: string, f: FieldSchema, i: number, now: number): unknown {
+function sampleValue(name: string, f: FieldSchema, i: number, now: number, bound = false): unknown {
   if (f.enum) return f.default ?? f.enum[i % f.enum.length];
   switch (f.type) {
     case 'integer':
@@ -16,8 +16,9 @@ function sampleValue(name: string, f: FieldSchema, i: number, now: number): unkn
       return i % 2 === 0;
     case 'string': {
       if (f.format === 'date-time') {
-        // Future dates in field order, so 'x-after' fields come later than the ones they follow.
-        return new Date(now + (f['x-after'] ? 2 : 1) * DAY_MS + i * 1000).toISOString();
+        // Future dates, so 'x-after' fields come later than the ones they follow and fields another
+        // field may not be after ('x-not-after', a bound) come last.
+        return new Date(now + (bound ? 3 : f['x-after'] ? 2 : 1) * DAY_MS + i * 1000).toISOString();
       }
       if (f['x-widget'] === 'color') return '#409EFF';
       if (f['x-widget'] === 'image-url') return `/images/sample-${i % 10}.png`;
@@ -32,8 +33,9 @@ function sampleValue(name: string, f: FieldSchema, i: number, now: number): unkn
 /** A record of `def` that passes `validateRecord`, with only writable fields. */
 export function sampleRecord(def: ResourceDef, i: number, now = Date.now()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const bounds = new Set(Object.values(def.schema.properties).map((p) => p['x-not-after']));
   for (const name of def.writableFields) {
-    const v = sampleValue(name, def.schema.properties[name], i, now);
+    const v = sampleValue(name, def.schema.properties[name], i, now, bounds.has(name));
     if (v !== undefined) out[name] = v;
   }
   return out;

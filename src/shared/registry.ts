@@ -83,9 +83,14 @@ export interface FieldSchema {
   'x-enum-labels'?: string[];
   'x-future'?: boolean;
   'x-after'?: string;
+  'x-not-after'?: string;
+  'x-gt'?: string;
   'x-gte'?: string;
   'x-lte'?: string;
+  'x-continuous'?: { start: string; end: string };
   'x-ref'?: string;
+  /** The value names a user (the hand-written users table) of the record's city, by `username` or `id`. */
+  'x-ref-user'?: 'username' | 'id';
   'x-upload'?: { kind: 'image' | 'pdf' | 'image-or-pdf'; maxItems?: number };
   'x-coerce'?: 'array';
   'x-drop-null'?: boolean;
@@ -105,6 +110,8 @@ export interface ResourceSchema {
   additionalProperties?: boolean;
   required?: string[];
   properties: Record<string, FieldSchema>;
+  /** Cross-field rules as draft-07 `if`/`then` (000 5: publishing needs business hours; a salary range needs its upper bound). */
+  allOf?: Array<Record<string, unknown>>;
   examples?: Array<Record<string, unknown>>;
   'x-seed-count'?: number;
   'x-resource': {
@@ -213,8 +220,13 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     }
     for (const call of Object.values(def.api)) named.push(...Object.keys(call?.where ?? {}), ...Object.keys(call?.exclude ?? {}));
     for (const [k, p] of Object.entries(schema.properties)) {
-      for (const other of [p['x-after'], p['x-gte'], p['x-lte']]) {
+      for (const other of [p['x-after'], p['x-not-after'], p['x-gt'], p['x-gte'], p['x-lte']]) {
         if (other && !fields.includes(other)) throw new Error(`schemas/${schema.$id}.schema.json: field '${k}' compares with unknown field '${other}'`);
+      }
+      const periods = p['x-continuous'];
+      const itemFields = Object.keys(((p.items ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
+      for (const key of periods ? [periods.start, periods.end] : []) {
+        if (!itemFields.includes(key)) throw new Error(`schemas/${schema.$id}.schema.json: field '${k}': x-continuous names '${key}', not a field of its items`);
       }
     }
     for (const f of named) {
@@ -240,6 +252,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       }
     }
     for (const [k, p] of Object.entries(def.schema.properties)) {
+      if (p['x-ref'] && p['x-ref-user']) throw new Error(`schemas/${def.schema.$id}.schema.json: field '${k}' has both x-ref and x-ref-user`);
       if (p['x-ref'] && !out.has(p['x-ref'])) throw new Error(`schemas/${def.schema.$id}.schema.json: field '${k}' refers to unknown resource '${p['x-ref']}'`);
     }
   }

@@ -4,7 +4,7 @@
  */
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { ResourceDef, ResourceSchema } from './registry';
+import type { FieldSchema, ResourceDef, ResourceSchema } from './registry';
 
 /** One field's error: an i18n key of locales/<language>/*.json and its interpolation values. */
 export interface FieldError {
@@ -14,14 +14,62 @@ export interface FieldError {
 /** Errors by field name; `_` holds errors of the record as a whole. */
 export type FieldErrors = Record<string, FieldError[]>;
 
-const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-seed-count', 'x-ref', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list'];
+const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-seed-count', 'x-ref', 'x-ref-user', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list'];
+
+/** The number comparisons with a sibling field: value `ok(value, sibling)` (000 5 Time sale, vouchers). */
+export const NUMBER_COMPARISONS = {
+  'x-gt': (a: number, b: number) => a > b,
+  'x-gte': (a: number, b: number) => a >= b,
+  'x-lte': (a: number, b: number) => a <= b,
+} as const;
+export type NumberComparison = keyof typeof NUMBER_COMPARISONS;
+
+/** The date comparisons with a sibling field (date-time strings): end after start, not after a day. */
+export const DATE_COMPARISONS = {
+  'x-after': (a: number, b: number) => a > b,
+  'x-not-after': (a: number, b: number) => a <= b,
+} as const;
+export type DateComparison = keyof typeof DATE_COMPARISONS;
+
+/** The sibling field a comparison keyword of `prop` names, first declared first (for messages). */
+function comparedField(prop: FieldSchema | undefined): string | undefined {
+  if (!prop) return undefined;
+  for (const k of [...Object.keys(DATE_COMPARISONS), ...Object.keys(NUMBER_COMPARISONS)] as Array<DateComparison | NumberComparison>) {
+    if (prop[k]) return prop[k];
+  }
+  return undefined;
+}
+
+/**
+ * Whether a list of periods `[{<start>, <end>}, …]` is continuous (000 5 Time sale: periods must be
+ * continuous): each period after the first starts exactly when the one before it ends (no gap, no
+ * overlap). Items whose dates do not parse are left to their own keywords. An empty list is continuous.
+ */
+export function periodsContinuous(periods: unknown, keys: { start: string; end: string }): boolean {
+  if (!Array.isArray(periods)) return true;
+  for (let i = 1; i < periods.length; i += 1) {
+    const before = Date.parse(String((periods[i - 1] as Record<string, unknown> | null)?.[keys.end] ?? ''));
+    const next = Date.parse(String((periods[i] as Record<string, unknown> | null)?.[keys.start] ?? ''));
+    if (Number.isNaN(before) || Number.isNaN(next)) continue;
+    if (before !== next) return false;
+  }
+  return true;
+}
 
 /**
  * Adds this project's keywords and formats to an ajv instance (RJSF's or ours):
  * - `x-future: true` — a date-time later than now (000 5 Event and article);
  * - `x-after: "<field>"` — a date-time later than the sibling field (end after start);
+ * - `x-not-after: "<field>"` — a date-time not later than the sibling field (000 5 Coupon: end not
+ *   after the discount day);
  * - `x-gte` / `x-lte: "<field>"` — a number not below / not above the sibling field (time sale
  *   maximum per ad at least the initial number; voucher number not below the shared count);
+ * - `x-gt: "<field>"` — a number above the sibling field (000 5 Time sale: the limit must exceed the
+ *   count already taken);
+ * - `x-continuous: {start, end}` — a list of periods, each starting when the one before it ends
+ *   (000 5 Time sale: periods must be continuous);
+ * A comparison whose sibling is missing (or a read-only server field, left out of a write) passes
+ * here; the server compares with the stored value (`checkStoredComparisons`).
  * - `color` format — `#` and six hexadecimal digits, any case (000 5 Colour);
  * - the `x-` annotation keywords, which validate nothing.
  * Returns the same instance.
@@ -37,25 +85,23 @@ export function extendAjv<T extends Ajv>(ajv: T, now: () => number = Date.now): 
       validate: (on: boolean, value: string) => !on || Number.isNaN(Date.parse(value)) || Date.parse(value) > now(),
     });
   }
-  if (!ajv.getKeyword('x-after')) {
+  for (const [keyword, ok] of Object.entries(DATE_COMPARISONS)) {
+    if (ajv.getKeyword(keyword)) continue;
     ajv.addKeyword({
-      keyword: 'x-after',
+      keyword,
       type: 'string',
       schemaType: 'string',
       errors: false,
       validate: (other: string, value: string, _schema?: unknown, ctx?: { parentData?: Record<string, unknown> }) => {
-        const before = ctx?.parentData?.[other];
-        if (typeof before !== 'string') return true;
-        const a = Date.parse(before);
-        const b = Date.parse(value);
-        return Number.isNaN(a) || Number.isNaN(b) || b > a;
+        const bound = ctx?.parentData?.[other];
+        if (typeof bound !== 'string') return true;
+        const a = Date.parse(value);
+        const b = Date.parse(bound);
+        return Number.isNaN(a) || Number.isNaN(b) || ok(a, b);
       },
     });
   }
-  for (const [keyword, ok] of [
-    ['x-gte', (a: number, b: number) => a >= b],
-    ['x-lte', (a: number, b: number) => a <= b],
-  ] as const) {
+  for (const [keyword, ok] of Object.entries(NUMBER_COMPARISONS)) {
     if (ajv.getKeyword(keyword)) continue;
     ajv.addKeyword({
       keyword,
@@ -66,6 +112,15 @@ export function extendAjv<T extends Ajv>(ajv: T, now: () => number = Date.now): 
         const bound = ctx?.parentData?.[other];
         return typeof bound !== 'number' || ok(value, bound);
       },
+    });
+  }
+  if (!ajv.getKeyword('x-continuous')) {
+    ajv.addKeyword({
+      keyword: 'x-continuous',
+      type: 'array',
+      schemaType: 'object',
+      errors: false,
+      validate: (keys: { start: string; end: string }, value: unknown[]) => periodsContinuous(value, keys),
     });
   }
   if (!ajv.formats.color) ajv.addFormat('color', /^#[0-9a-fA-F]{6}$/);
@@ -108,7 +163,7 @@ export function toFieldErrors(schema: ResourceSchema, errors: readonly ErrorObje
       field,
       max: prop?.maxLength ?? prop?.maximum,
       min: prop?.minLength ?? prop?.minimum,
-      other: prop?.['x-after'] ?? prop?.['x-gte'] ?? prop?.['x-lte'],
+      other: comparedField(prop),
     };
     (out[field || '_'] ??= []).push({ key, params });
   }
@@ -141,4 +196,25 @@ export function validateRecord(
   }
   if (validate(value)) return { ok: true, value };
   return { ok: false, errors: toFieldErrors(def.schema, validate.errors ?? []) };
+}
+
+/**
+ * The comparisons of a full record (the written fields plus the stored server fields) whose sibling
+ * is a read-only server field, which `validateRecord` cannot see because a client never sends it
+ * (000 5: voucher number not below the shared count; time sale limit above the taken count, count
+ * not above the per-ad maximum). Comparisons between two written fields are ajv's. Answers the
+ * field errors (same keys and params as `toFieldErrors`), or null when all hold.
+ */
+export function checkStoredComparisons(def: ResourceDef, record: Readonly<Record<string, unknown>>): FieldErrors | null {
+  const errors: ReturnType<typeof toFieldErrors> = {};
+  for (const [field, prop] of Object.entries(def.schema.properties)) {
+    const value = record[field];
+    for (const [keyword, ok] of Object.entries(NUMBER_COMPARISONS) as Array<[NumberComparison, (a: number, b: number) => boolean]>) {
+      const other = prop[keyword];
+      const bound = other ? record[other] : undefined;
+      if (!other || !def.schema.properties[other]?.readOnly || typeof value !== 'number' || typeof bound !== 'number' || ok(value, bound)) continue;
+      (errors[field] ??= []).push({ key: messageKey(def.schema, field, keyword), params: { field, other, limit: bound } });
+    }
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
 }

@@ -26,6 +26,17 @@ export function formFields(def: ResourceDef, mode: FormMode): string[] {
     .map(([name]) => name);
 }
 
+/** The fields an `if`/`then` rule names (its `required` lists and `properties`, at any depth of if/then). */
+function namedFields(rule: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const part of [rule, rule.if, rule.then, rule.else]) {
+    if (typeof part !== 'object' || part === null) continue;
+    const p = part as { required?: string[]; properties?: Record<string, unknown> };
+    out.push(...(p.required ?? []), ...Object.keys(p.properties ?? {}));
+  }
+  return out;
+}
+
 /**
  * Schema and uiSchema of the form. The schema keeps the validation keywords (including `x-future`,
  * `x-after` and `x-messages`) and drops `$id`/`$schema`/`x-resource`, so ajv never caches it by id.
@@ -45,6 +56,10 @@ export function buildFormSchema(def: ResourceDef, mode: FormMode, t: (key: strin
     properties,
     additionalProperties: false,
   };
+  // Cross-field rules (draft-07 if/then, 000 5: a salary range needs its upper bound) checked in the
+  // form as on the server, when every field they name is in the form.
+  const rules = (def.schema.allOf ?? []).filter((rule) => namedFields(rule).every((f) => fields.includes(f)));
+  if (rules.length > 0) schema.allOf = rules as RJSFSchema[];
   return { schema, uiSchema };
 }
 

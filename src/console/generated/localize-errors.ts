@@ -24,10 +24,14 @@ export function localizeError(schema: ResourceSchema, error: RJSFValidationError
   return first ? t(first.key, first.params) : (error.message ?? '');
 }
 
-/** An RJSF `transformErrors` that localizes both `message` and `stack`. */
+/**
+ * An RJSF `transformErrors` that localizes both `message` and `stack`. An `if` error ('must match
+ * "then" schema') is dropped: it repeats the errors of the `then` branch (a salary range without its
+ * upper bound), which are shown on their fields.
+ */
 export function localizeErrors(schema: ResourceSchema, t: Translate): ErrorTransformer {
   return (errors) =>
-    errors.map((e) => {
+    errors.filter((e) => e.name !== 'if').map((e) => {
       const text = localizeError(schema, e, t);
       return { ...e, message: text, stack: text };
     });

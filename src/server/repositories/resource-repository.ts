@@ -6,7 +6,7 @@
  * write-checks.ts (x-ref, x-upload).
  */
 import { registry, type ResourceDef } from '../../shared/registry';
-import { validateRecord } from '../../shared/validation';
+import { checkStoredComparisons, validateRecord } from '../../shared/validation';
 import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
@@ -156,7 +156,9 @@ function normalize(def: ResourceDef, value: Record<string, unknown>): Record<str
  * fields dropped, `x-coerce` fields made lists, the writable `forced` values put over the body,
  * checked with the shared `validateRecord` (defaults filled in), date-times stored as UTC ISO
  * strings; then the server fields (readOnly, not id or created) taken from `keep` (the stored row of
- * an update) and the `forced` values. Errors: 400 `validation` with the field errors.
+ * an update) and the `forced` values, and the comparisons with those server fields checked
+ * (`checkStoredComparisons`: voucher number not below the shared count, time sale limit above the
+ * taken count). Errors: 400 `validation` with the field errors.
  */
 export function composeRecord(
   def: ResourceDef,
@@ -176,6 +178,8 @@ export function composeRecord(
     if (keep && f in keep) out[f] = keep[f];
     if (f in forced) out[f] = forced[f];
   }
+  const stored = checkStoredComparisons(def, out);
+  if (stored) throw new HttpError('validation', { fieldErrors: stored });
   return out;
 }
 

@@ -3,6 +3,10 @@
  * - `x-ref: "<resource>"`: the value (an id, or a list of ids) names rows of that resource in the
  *   same city (global resources: their shared rows); else the field error
  *   `validation.generic.x-ref` (or the field's `x-messages["x-ref"]`);
+ * - `x-ref-user: "username" | "id"`: the value (or each of a list) names a user of the hand-written
+ *   users table assigned to the record's city (an Administrator counts for every city), by username or
+ *   id (000 5: voucher owner must exist); else `validation.generic.x-ref` (or the field's
+ *   `x-messages["x-ref-user"]`);
  * - `x-upload: {kind, maxItems}`: the value (a URL, or a list of URLs) names files uploaded through
  *   POST /{city}/api/files/ of the right kind (000 5 Files: documents and flyers PDF; images jpg,
  *   png, gif), at most `maxItems` of them (flyers at most 2); else `validation.generic.x-upload`, or
@@ -31,6 +35,7 @@ const ACCEPTED: Record<string, { kinds: string[]; label: string }> = {
 /** Default texts of the keys this module uses, shown while the locales do not have them. */
 export const DEFAULT_MESSAGES = {
   'validation.generic.x-ref': '指定された参照先が存在しません。',
+  'validation.generic.x-ref-user': '指定されたユーザーが存在しません。',
   'validation.generic.x-upload': 'アップロードしたファイル（{{accepted}}）を指定してください。',
   'validation.generic.maxItems': '{{limit}}件以内で指定してください。',
 } as const;
@@ -47,7 +52,28 @@ function add(errors: FieldErrors, def: ResourceDef, field: string, keyword: stri
 }
 
 /**
- * Checks the `x-ref` and `x-upload` fields of `data`, a record about to be stored in `city` (a storage
+ * The first of `values` that names no user of `city` (a city name; `*` for global rows: any user) by
+ * `by` (username or id), or undefined when all do.
+ */
+async function missingUsers(tx: Queryable, by: 'username' | 'id', city: string, list: unknown[]): Promise<unknown> {
+  const keys = list.map((v) => (by === 'id' ? (typeof v === 'number' || (typeof v === 'string' && /^\d{1,9}$/.test(v)) ? Number(v) : null) : typeof v === 'string' ? v : null));
+  const wanted = keys.filter((k): k is string | number => k !== null);
+  const found = new Set<string>();
+  if (wanted.length > 0) {
+    const column = by === 'id' ? 'u.id' : 'u.username';
+    const list = by === 'id' ? '$1::int[]' : '$1::text[]';
+    const rows = await tx.query<{ key: string | number }>(
+      `SELECT ${column} AS key FROM users u WHERE ${column} = ANY(${list})
+         AND ($2 = '*' OR u.permission = 'Administrator' OR EXISTS (SELECT 1 FROM cities c WHERE c.name = $2 AND c.id = ANY(u.assign_city)))`,
+      [wanted, city],
+    );
+    for (const r of rows) found.add(String(r.key));
+  }
+  return list.find((_v, i) => keys[i] === null || !found.has(String(keys[i])));
+}
+
+/**
+ * Checks the `x-ref`, `x-ref-user` and `x-upload` fields of `data`, a record about to be stored in `city` (a storage
  * key). `previous` is the stored data of an update. `resources` resolves `x-ref` names.
  * Errors: 400 `validation` with the field errors.
  */
@@ -76,10 +102,15 @@ export async function checkWrite(
   for (const [field, prop] of Object.entries(def.schema.properties)) {
     const ref = prop['x-ref'];
     const upload = prop['x-upload'];
-    if (!ref && !upload) continue;
+    const userRef = prop['x-ref-user'];
+    if (!ref && !upload && !userRef) continue;
     const before = new Set(values(previous?.[field]).map((v) => JSON.stringify(v)));
     const list = values(data[field]);
     const fresh = list.filter((v) => !before.has(JSON.stringify(v)));
+    if (userRef && fresh.length > 0) {
+      const missing = await missingUsers(tx, userRef, storageCity(def, city), fresh);
+      if (missing !== undefined) add(errors, def, field, 'x-ref-user', { value: missing });
+    }
     if (ref && fresh.length > 0) {
       const target = resources.get(ref);
       const ids = fresh.map((v) => (typeof v === 'number' || (typeof v === 'string' && /^\d{1,15}$/.test(v)) ? Number(v) : NaN));

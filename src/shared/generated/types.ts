@@ -1060,6 +1060,13 @@ export interface Timesale {
     start: string;
     end: string;
   };
+  /**
+   * sale periods one after another: each starts when the one before it ends (000 5 Time sale: periods must be continuous)
+   */
+  periods?: {
+    start: string;
+    end: string;
+  }[];
   deadline: string;
   created_at?: string;
 }
@@ -1195,7 +1202,7 @@ export interface WorkParttimeTime {
 /**
  * A job listing of a shop or company (001 7.14: GET /api/work/operator/advertisement/ with offset and search, POST /api/work/recruitment/, PUT/DELETE /api/work/recruitment/{id}/; work route). 000 5 Job: the posting ends after it starts; the salary type is hourly, daily, monthly or other, given as a range (salary_min to salary_max) or not (salary_min alone); salaries are numbers. Its working hours and conditions are the work_parttime_* and work_fulltime_* resources.
  */
-export interface WorkRecruitment {
+export type WorkRecruitment = {
   id?: number;
   title: string;
   company_name: string;
@@ -1222,4 +1229,4 @@ export interface WorkRecruitment {
   salary_max?: number;
   contact?: string;
   created_at?: string;
-}
+};

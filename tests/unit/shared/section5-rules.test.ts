@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getResource } from '@/shared/registry';
-import { validateRecord } from '@/shared/validation';
+import { checkStoredComparisons, validateRecord } from '@/shared/validation';
 import { translateFieldErrors } from '@/shared/errors';
 import { createI18n } from '@/shared/i18n';
 import { sampleRecord } from '../../../scripts/lib/sample-record';
@@ -61,6 +61,11 @@ const RULES: Rule[] = [
   ['ad photo plan C allows 1 photo', 'advertisement', { plan: 'C', photos: ['/files/a.png'] }, { plan: 'C', photos: ['/files/a.png', '/files/b.png'] }, 'photos', 'プランの上限を超える写真は登録できません（A：10枚、B：5枚、C：1枚、D：0枚）。'],
   ['ad photo plan A allows 10 photos', 'advertisement', { plan: 'A', photos: Array.from({ length: 10 }, (_, i) => `/files/${i}.png`) }, { plan: 'A', photos: Array.from({ length: 11 }, (_, i) => `/files/${i}.png`) }, 'photos', 'プランの上限を超える写真は登録できません（A：10枚、B：5枚、C：1枚、D：0枚）。'],
   ['flyers hold at most 2 photos or PDFs', 'flyer', { content: ['/files/a.png', '/files/b.pdf'] }, { content: ['/files/a.png', '/files/b.pdf', '/files/c.png'] }, 'content', '画像・PDFは2つまでです。'],
+  ['time sale periods continuous', 'timesale', { periods: [{ start: at(1), end: at(2) }, { start: at(2), end: at(3) }] }, { periods: [{ start: at(1), end: at(2) }, { start: at(2.5), end: at(3) }] }, 'periods', '期間は連続させてください（各期間の開始は前の期間の終了と同じ日時にしてください）。'],
+  ['time sale periods may not overlap', 'timesale', { periods: [{ start: at(1), end: at(3) }] }, { periods: [{ start: at(1), end: at(3) }, { start: at(2), end: at(4) }] }, 'periods', '期間は連続させてください（各期間の開始は前の期間の終了と同じ日時にしてください）。'],
+  ['coupon end not after the discount day', 'coupon', { start_date: at(1), end_date: at(5), discount_day: at(5) }, { start_date: at(1), end_date: at(6), discount_day: at(5) }, 'end_date', '終了日時は割引日より後にできません。'],
+  ['job salary range needs its upper bound', 'work_recruitment', { salary_range: 'range', salary_min: 1000, salary_max: 1200 }, { salary_range: 'range', salary_min: 1000, salary_max: undefined }, 'salary_max', '給与を範囲で指定する場合は上限を入力してください。'],
+  ['job salary without a range needs no upper bound', 'work_recruitment', { salary_range: 'no_range', salary_min: 1000, salary_max: undefined }, { salary_range: 'no_range', salary_min: '千円' }, 'salary_min', '給与は数値で入力してください。'],
   ['notice operator required', 'notify_operator', { operator: 1 }, { operator: undefined }, 'operator', 'オペレーターを選択してください。'],
 ];
 
@@ -68,5 +73,27 @@ describe('000 §5 rules: a valid value passes, an invalid one shows the exact me
   it.each(RULES)('%s (%s)', (_rule, resource, valid, invalid, field, message) => {
     expect(messages(resource, valid)).toEqual({});
     expect(messages(resource, invalid)[field]).toEqual([message]);
+  });
+});
+
+/** Messages of the comparisons of `resource` with its stored server fields (the server's check after a write merges them). */
+function storedMessages(resource: string, record: Record<string, unknown>): Record<string, string[]> {
+  const def = getResource(resource);
+  const errors = checkStoredComparisons(def, { ...sampleRecord(def, 1), ...record });
+  return errors ? translateFieldErrors(errors, (k, p) => ja.t(k, p)) : {};
+}
+
+type StoredRule = [rule: string, resource: string, valid: Record<string, unknown>, invalid: Record<string, unknown>, field: string, message: string];
+
+const STORED_RULES: StoredRule[] = [
+  ['voucher number not below the shared count', 'special_voucher', { number: 10, shared_count: 10 }, { number: 9, shared_count: 10 }, 'number', '発行数は配布済みの数以上にしてください。'],
+  ['time sale limit above the taken count (strict)', 'common_timesale_ad', { coupon_count: 6, taken_count: 5 }, { coupon_count: 5, taken_count: 5 }, 'coupon_count', '上限は取得済みの枚数より大きくしてください。'],
+  ['time sale coupon count not above the per-ad maximum', 'common_timesale_ad', { coupon_count: 100, max_per_ad: 100, taken_count: 0 }, { coupon_count: 101, max_per_ad: 100, taken_count: 0 }, 'coupon_count', 'クーポン数は1広告あたりの上限枚数を超えられません。'],
+];
+
+describe('000 §5 rules against read-only server fields (compared with the stored row on update)', () => {
+  it.each(STORED_RULES)('%s (%s)', (_rule, resource, valid, invalid, field, message) => {
+    expect(storedMessages(resource, valid)).toEqual({});
+    expect(storedMessages(resource, invalid)[field]).toEqual([message]);
   });
 });
