@@ -47,6 +47,8 @@ export interface ActionDef {
   resource?: string;
   parentField?: string;
   groupBy?: string;
+  /** Kind `count`: answer one count per key, of the rows that also match its field values (001 7.9). */
+  counts?: Record<string, Record<string, string | number | boolean>>;
   query?: string[];
 }
 
@@ -217,6 +219,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     for (const a of def.actions) {
       named.push(...(a.field ? [a.field] : []), ...(a.fields ?? []), ...(a.groupBy ? [a.groupBy] : []));
       if (a.kind !== 'children' && a.kind !== 'create-child') named.push(...Object.keys(a.set ?? {}), ...Object.keys(a.where ?? {}));
+      for (const w of Object.values(a.counts ?? {})) named.push(...Object.keys(w));
     }
     for (const call of Object.values(def.api)) named.push(...Object.keys(call?.where ?? {}), ...Object.keys(call?.exclude ?? {}));
     for (const [k, p] of Object.entries(schema.properties)) {

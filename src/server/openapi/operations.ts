@@ -128,6 +128,7 @@ export function actionOperation(def: ResourceDef, action: ActionDef, path: strin
     action.field ? `field ${action.field}` : '',
     action.fields ? `fields ${action.fields.join(', ')}` : '',
     action.groupBy ? `grouped by ${action.groupBy}` : '',
+    action.counts ? `counts ${Object.entries(action.counts).map(([k, w]) => `${k} of ${JSON.stringify(w)}`).join(', ')}` : '',
   ].filter(Boolean);
   const o = base(
     def,
@@ -154,7 +155,18 @@ export function actionOperation(def: ResourceDef, action: ActionDef, path: strin
     case 'count':
       if (action.kind === 'count') params.push(...listParameters(def, action.query));
       else params.push(...extra);
-      o.responses = { ...ok(200, 'How many rows', json(schemaRef('Count'))), ...errors() };
+      o.responses = {
+        ...ok(
+          200,
+          'How many rows',
+          json(
+            action.counts
+              ? { type: 'object', required: Object.keys(action.counts), properties: Object.fromEntries(Object.keys(action.counts).map((k) => [k, { type: 'integer', minimum: 0 }])) }
+              : schemaRef('Count'),
+          ),
+        ),
+        ...errors(),
+      };
       break;
     case 'children': {
       const c = child ?? def;

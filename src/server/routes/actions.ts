@@ -7,7 +7,9 @@
  * - set          {id} → 200 row with `set` stored
  * - toggle       {id} → 200 row with boolean `field` flipped
  * - set-all      → 200 {count} rows matching `where` given `set`
- * - count        → 200 {count} rows of the list (its filters and search) matching `where`
+ * - count        → 200 {count} rows of the list (its filters and search) matching `where`; with
+ *                  `counts` {<key>: {field: value}}, 200 {<key>: rows also matching that} instead
+ *                  (001 7.9 {dish_report_count, review_report_count})
  * - children     {id} → 200 list of `resource` rows whose `parentField` is {id} (the child's list params);
  *                the caller must also be allowed to read `resource`
  * - create-child {id} → 201 `resource` row with `parentField` = {id} (and `set`); the caller must also
@@ -68,8 +70,16 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
     case 'set-all':
       if (!action.set) throw problem(def, action, 'needs `set`');
       return async (c) => ({ count: await setAll(db, def, c.key, action.set ?? {}, { where, owner: c.owned }, c.actor, auditAction) });
-    case 'count':
-      return async (c) => ({ count: await countRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }) });
+    case 'count': {
+      const counts = Object.entries(action.counts ?? {});
+      if (counts.length === 0) return async (c) => ({ count: await countRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }) });
+      return async (c) => {
+        const numbers = await Promise.all(
+          counts.map(([, w]) => countRecords(db, def, c.key, query(c), { ...listMatch, where: { ...listMatch.where, ...w }, owner: c.owned })),
+        );
+        return Object.fromEntries(counts.map(([key], i) => [key, numbers[i]]));
+      };
+    }
     case 'sum':
       return (c) => sumRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }, action.fields ?? [], action.groupBy);
     case 'show':

@@ -361,3 +361,12 @@ export const SECTION_7: Record<string, readonly Call[]> = {
     ['GET', '/{city}/api/logs-file-imported/{id}/'],
   ],
 };
+
+/**
+ * Answers whose shape the spec names beyond the list envelope, by `METHOD path`: the keys the
+ * answer holds, each a number (001 7.9 report counts; 000 3 matching notification: count).
+ */
+export const ANSWER_KEYS: Record<string, readonly string[]> = {
+  'GET /{city}/api/dish-report/notification/': ['dish_report_count', 'review_report_count'],
+  'GET /{city}/api/matching/notification/': ['count'],
+};

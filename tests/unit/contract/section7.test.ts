@@ -3,11 +3,11 @@
  * section7-calls.ts, against the real server on a real database, as the Administrator in kobe.
  * A call passes when a route serves it (not the unknown-route answer), it does not fail with 500,
  * and its answer has the contract's shape: lists carry `content` (array) and `total_length` (number);
- * errors carry `{detail, code}`. Calls marked as coming with later work are listed as skipped.
+ * errors carry `{detail, code}`; the answers of ANSWER_KEYS hold exactly their keys, numbers. Calls marked as coming with later work are listed as skipped.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, login, type TestApp } from '../server/helpers';
-import { SECTION_7, type Call } from './section7-calls';
+import { ANSWER_KEYS, SECTION_7, type Call } from './section7-calls';
 
 const LATER = /comes with the CSV import work/;
 let t: TestApp;
@@ -35,6 +35,8 @@ describe('001 §7: every call is served', () => {
     expect(rows.length).toBeGreaterThan(300);
   });
 
+
+
   for (const [section, [method, path, note]] of rows) {
     const name = `${section}: ${method} ${path}`;
     if (note && LATER.test(note)) {
@@ -57,4 +59,26 @@ describe('001 §7: every call is served', () => {
       }
     });
   }
+});
+
+describe('001 §7: answers whose shape the spec names', () => {
+  // A session of its own: the walk above signs out and changes passwords on the way.
+  let own: Record<string, string>;
+  beforeAll(async () => {
+    own = bearer(await login(t.app, 'administrator'));
+  });
+
+  it('every answer shape names a call of the table', () => {
+    const calls = new Set(rows.map(([, [method, path]]) => `${method} ${path}`));
+    for (const call of Object.keys(ANSWER_KEYS)) expect(calls.has(call), call).toBe(true);
+  });
+
+  it.each(Object.entries(ANSWER_KEYS))('%s answers exactly %j, numbers', async (call, keys) => {
+    const [method, path] = call.split(' ') as [Call[0], string];
+    const r = await t.app.inject({ method, url: concrete(path), headers: own });
+    expect(r.statusCode, r.body).toBe(200);
+    const answer = r.json() as Record<string, unknown>;
+    expect(Object.keys(answer).sort()).toEqual([...keys].sort());
+    for (const k of keys) expect(typeof answer[k]).toBe('number');
+  });
 });
