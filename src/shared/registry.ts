@@ -24,6 +24,8 @@ export interface ApiCall {
   query?: string[];
   /** Answer status when the spec fixes one. */
   status?: number;
+  /** Paths without `{city}` find the row in whatever city it is stored and authorize there (001 7.5 status calls). */
+  rowCity?: boolean;
 }
 
 /** Kinds of non-CRUD calls, each served by one generic handler (schemas/meta/resource.schema.json). */
@@ -47,6 +49,8 @@ export interface ActionDef {
   resource?: string;
   parentField?: string;
   groupBy?: string;
+  /** The path has no `{city}`: the rows (`{id}` or a bulk body's `ids`) are found in whatever city they are stored, authorized there. */
+  rowCity?: boolean;
   /** Kind `count`: answer one count per key, of the rows that also match its field values (001 7.9). */
   counts?: Record<string, Record<string, string | number | boolean>>;
   query?: string[];

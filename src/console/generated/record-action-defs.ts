@@ -13,9 +13,9 @@ export const LIST_ACTION_KINDS: ReadonlyArray<ActionDef['kind']> = ['export'];
 
 type Can = (action: ActionDef['permission'], subject: string) => boolean;
 
-/** The row buttons of `def` the ability allows. */
+/** The row buttons of `def` the ability allows (not a `set` that takes `fields` from a body: it needs a form). */
 export function rowActions(def: ResourceDef, can: Can): ActionDef[] {
-  return def.actions.filter((a) => ROW_ACTION_KINDS.includes(a.kind) && a.path.includes('{id}') && can(a.permission, def.name));
+  return def.actions.filter((a) => ROW_ACTION_KINDS.includes(a.kind) && !(a.kind === 'set' && a.fields) && a.path.includes('{id}') && can(a.permission, def.name));
 }
 
 /** The list-level buttons (CSV export) of `def` the ability allows. */

@@ -150,6 +150,16 @@ export function actionOperation(def: ResourceDef, action: ActionDef, path: strin
     case 'show':
       o.responses = { ...ok(200, 'The row', json(schemaRef(name))), ...errors(action.kind === 'show' ? {} : { '409': response('Conflict') }) };
       params.push(...extra);
+      if (action.kind === 'set' && action.fields) {
+        o.requestBody = {
+          required: true,
+          content: json({
+            type: 'object',
+            properties: Object.fromEntries(action.fields.map((f) => [f, { $ref: `#/components/schemas/${name}/properties/${f}` }])),
+            additionalProperties: false,
+          }),
+        };
+      }
       break;
     case 'set-all':
     case 'count':

@@ -4,7 +4,7 @@
  * city (`{id}`, `{name}`, `{schoolId}`, `{idCommon}`…); the ability action checked is the action's
  * `permission` on the resource (on `<resource>#<action>` when the action lists its own `roles`). The
  * caller's own-row limits (`x-resource.owner`) narrow every kind, as in the CRUD calls.
- * - set          {id} → 200 row with `set` stored
+ * - set          {id} → 200 row with `set` stored (and, with `fields`, those fields of the body)
  * - toggle       {id} → 200 row with boolean `field` flipped
  * - set-all      → 200 {count} rows matching `where` given `set`
  * - count        → 200 {count} rows of the list (its filters and search) matching `where`; with
@@ -24,6 +24,8 @@ import { actionSubject, ownedRows } from '../../shared/ability';
 import type { ActionDef, ResourceDef } from '../../shared/registry';
 import { authorize } from '../auth/authorize';
 import { toCsv } from '../csv';
+import { HttpError } from '../http-error';
+import { validateFields } from '../repositories/partial-validation';
 import { storageCity } from '../db/resource-tables';
 import { actionOperation } from '../openapi/operations';
 import { idParamOf } from '../paths';
@@ -39,6 +41,18 @@ const NEEDS_ROW = new Set<ActionDef['kind']>(['set', 'toggle', 'children', 'crea
 
 function problem(def: ResourceDef, action: ActionDef, text: string): Error {
   return new Error(`schemas/${def.schema.$id}.schema.json: action '${action.name}' (${action.kind}) ${text}`);
+}
+
+/**
+ * The `fields` of a body (its `version` ignored), checked against their rules; any other field is
+ * refused. Errors: 400 `validation`.
+ */
+function bodyFields(def: ResourceDef, body: unknown, fields: readonly string[]): Record<string, unknown> {
+  const input = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const { version: _version, ...values } = input;
+  const errors = validateFields(def, values, fields);
+  if (errors) throw new HttpError('validation', { fieldErrors: errors });
+  return values;
 }
 
 /** The value a child stores in its parent field: the id as the field's type wants it. */
@@ -59,8 +73,13 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
   const query = (c: CallContext) => c.request.query as Record<string, unknown>;
   const child = action.resource ? resources.get(action.resource) : undefined;
   switch (action.kind) {
-    case 'set':
-      return (c) => changeRecord(db, def, c.key, c.id, () => ({ ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
+    case 'set': {
+      const fields = action.fields ?? [];
+      return (c) => {
+        const body = fields.length > 0 ? bodyFields(def, c.request.body, fields) : {};
+        return changeRecord(db, def, c.key, c.id, () => ({ ...body, ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
+      };
+    }
     case 'toggle': {
       const field = action.field;
       if (!field) throw problem(def, action, 'needs `field`');
@@ -151,6 +170,7 @@ export function registerActionRoutes(app: FastifyInstance, def: ResourceDef, res
       subject: actionSubject(def, action),
       owner: `${def.name}.action:${action.name}`,
       status: action.kind === 'create-child' ? 201 : 200,
+      rowCity: action.rowCity,
       operation: (path, alias) => actionOperation(def, action, path, alias, child),
       handler: handlerOf(app, def, action, resources),
     });

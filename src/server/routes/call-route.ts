@@ -7,7 +7,9 @@
  * when it is one (`/advertiser/api/status/{id}/`), else the path names no city (`/japan/prefectures`):
  * the call is authorized as in the `default` city and works on the global rows. The caller's own-row
  * limits (`x-resource.owner`) reach the handler as `owned`; the repositories enforce them. Rows of global
- * resources are stored under the city key `*` whatever the path's city.
+ * resources are stored under the city key `*` whatever the path's city. A call declared `rowCity`
+ * finds its rows (the `{id}`, or a bulk body's `ids`) in whatever city they are stored when its path
+ * has no `{city}`, and is authorized in that city (./row-city).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ownedRows, type OwnedRows } from '../../shared/ability';
@@ -19,6 +21,8 @@ import { storageCity } from '../db/resource-tables';
 import type { OpenApiOperation } from '../openapi/operations';
 import { idParamOf, literalCityOf, routeKey, toRoutePath } from '../paths';
 import { findCity } from '../repositories/city-repository';
+import { HttpError } from '../http-error';
+import { cityOfRows, idsOfCall } from './row-city';
 import type { Actor } from '../repositories/resource-repository';
 
 /** What a call handler gets. */
@@ -52,6 +56,8 @@ export interface CallRoute {
   owner: string;
   /** Answer status (204 sends no body). */
   status: number;
+  /** Paths without `{city}` find the rows in the city they are stored in and authorize there. */
+  rowCity?: boolean;
   /** The OpenAPI operation of one of its paths. */
   operation: (path: string, alias: number) => OpenApiOperation;
   /** The answer; a handler that sends the reply itself answers the reply. */
@@ -96,7 +102,14 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
         const params = (request.params ?? {}) as Record<string, string | undefined>;
         let named: string | null;
         if (path.includes('{city}')) named = params.city ?? null;
-        else named = literal !== null && (await isCity(app.db, literal)) ? literal : null;
+        else if (route.rowCity && route.def.scope === 'city') {
+          named = await cityOfRows(app.db, route.def, idsOfCall(idParam ? params[idParam] : undefined, request.body));
+          if (named === null) {
+            // No such row anywhere: who may not do this at all learns nothing (401, 403), others get 404.
+            await authorize(request, route.permission, route.subject ?? route.def.name, { city: null });
+            throw new HttpError('not_found');
+          }
+        } else named = literal !== null && (await isCity(app.db, literal)) ? literal : null;
         const { profile, city } = await authorize(request, route.permission, route.subject ?? route.def.name, { city: named });
         const ctx: CallContext = {
           request,

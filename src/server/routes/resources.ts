@@ -107,6 +107,7 @@ export function registerResourceRoutes(app: FastifyInstance, resources: Readonly
         permission: PERMISSION[op],
         owner: `${def.name}.${op}`,
         status,
+        rowCity: call.rowCity,
         operation: (path, alias) => crudOperation(def, op, call, path, alias),
         handler: crudHandler(def, op, call, resources, app),
       });
