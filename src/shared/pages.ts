@@ -17,7 +17,7 @@ export const PAGES: Record<string, Role[]> = {
 };
 
 /** Pages still shown by the placeholder page (src/console/pages/placeholder-page.tsx), texts `placeholder.<name>.*`. */
-export const PLACEHOLDER_PAGES = ['users', 'statistics', 'maps', 'chat', 'csv-import'] as const;
+export const PLACEHOLDER_PAGES = ['statistics', 'maps', 'chat', 'csv-import'] as const;
 export type PlaceholderPage = (typeof PLACEHOLDER_PAGES)[number];
 
 /**

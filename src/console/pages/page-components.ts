@@ -12,7 +12,7 @@ function placeholder(name: PlaceholderPage): LazyExoticComponent<ComponentType> 
 
 export const PAGE_COMPONENTS: Record<keyof typeof PAGES, LazyExoticComponent<ComponentType>> = {
   dashboard: lazy(() => import('./dashboard-page').then((m) => ({ default: m.DashboardPage }))),
-  users: placeholder('users'),
+  users: lazy(() => import('./users/users-page').then((m) => ({ default: m.UsersPage }))),
   statistics: placeholder('statistics'),
   maps: placeholder('maps'),
   chat: placeholder('chat'),
