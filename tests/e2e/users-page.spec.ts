@@ -24,7 +24,7 @@ test('an Operator of kobe lists, filters, creates, edits and deletes users', asy
   await signInQuickly(page, 'operator', 'kobe');
 
   // the list, from the side menu
-  await page.getByTestId('side-menu').getByRole('link', { name: 'ユーザー' }).click();
+  await page.getByTestId('side-menu').getByRole('link', { name: 'ユーザー', exact: true }).click();
   await expect(page).toHaveURL(/\/kobe\/user$/);
   await expect(page.getByRole('heading', { name: 'ユーザー管理' })).toBeVisible();
   await expect(page.getByRole('row', { name: /president/ })).toHaveCount(1);
