@@ -84,8 +84,9 @@ export const ROLE_MATRIX: readonly MatrixRow[] = [
   { area: '7.15 trash', calls: /schedule_garbages|areas\/group_area|garbages\/|notification_areas|garbage_dictionaries/, allow: STAFF },
   { area: '7.16 CSV import', calls: /import|list-imported/, allow: STAFF },
 
-  // 7.5 shops: the 'advertiser' city is for Administrators only (000 §6).
-  { area: '7.5 advertiser city', calls: /^PUT \/advertiser\//, allow: ['Administrator'] },
+  // 7.5 shops: the 'advertiser' city is for Administrators only (000 §6); the status calls under
+  // /advertiser/ (no city prefix) find the ad in the city it is stored and authorize there.
+  { area: '7.5 ad status (the ad\'s own city)', calls: /^PUT \/advertiser\//, allow: SHOPS, why: 'the status calls work on the ad in its own city, as its shop writes do (tests/unit/server/ad-status.test.ts)' },
   { area: '7.5 shop create', calls: /^POST \/\{city\}\/api\/advertisements\/$/, allow: STAFF, why: 'spec silent: a shop is registered by the city (or the CSV import) and assigned to its Advertiser; an Advertiser changes the shops it has' },
   { area: '7.5 shop writes', calls: /^(POST|PUT|DELETE) \/\{city\}\/api\/(advertisements\/|stamp-card\/)/, allow: SHOPS, why: 'an Advertiser changes its own shops (own-row limits: tests/unit/server/owner-rows.test.ts)' },
   { area: '7.5 stamp cards', calls: /stamp-card/, allow: SHOPS },
