@@ -16,7 +16,7 @@ test.describe('error catalogue', () => {
   test("a 500 shows 'Server Error Occured. Please Try Again !'", async ({ page }) => {
     await signInQuickly(page, 'operator', 'kobe');
     await page.route('**/kobe/api/city/admin-news/**', (route) => route.fulfill({ status: 500, json: { code: 'server_error', detail: 'boom' } }));
-    await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース' }).click();
+    await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
     await expect(page.getByText('Server Error Occured. Please Try Again !')).toBeVisible();
     await expect(page).toHaveURL(/\/kobe\/news/);
   });
@@ -24,7 +24,7 @@ test.describe('error catalogue', () => {
   test('a 403 signs out and the login page shows the permission message', async ({ page }) => {
     await signInQuickly(page, 'operator', 'kobe');
     await page.route('**/kobe/api/city/admin-news/**', (route) => route.fulfill({ status: 403, json: { code: 'forbidden', detail: 'forbidden' } }));
-    await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース' }).click();
+    await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByText('この操作を行う権限がありません。')).toBeVisible();
   });

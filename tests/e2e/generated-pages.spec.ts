@@ -7,7 +7,7 @@ import { screenshot, signInQuickly } from './helpers';
 
 test('an empty scene says シーン名を入力してください。 and カテゴリーを入力してください。', async ({ page }) => {
   await signInQuickly(page, 'operator', 'kobe');
-  await page.getByTestId('side-menu').getByRole('link', { name: 'シーン' }).click();
+  await page.getByTestId('side-menu').getByRole('link', { name: 'シーン', exact: true }).click();
   await expect(page).toHaveURL(/\/kobe\/scenes/);
   await page.getByRole('button', { name: '新規作成' }).click();
   await expect(page).toHaveURL(/\/kobe\/scenes\/create$/);
@@ -29,7 +29,7 @@ test('a news item opens in its detail page with translated labels', async ({ pag
 
 test('the event form has date-time fields and the events list shows dates', async ({ page }) => {
   await signInQuickly(page, 'operator', 'kobe');
-  await page.getByTestId('side-menu').getByRole('link', { name: 'イベント' }).click();
+  await page.getByTestId('side-menu').getByRole('link', { name: 'イベント', exact: true }).click();
   await expect(page.getByRole('columnheader', { name: '開始日時' })).toBeVisible();
   await page.getByRole('button', { name: '新規作成' }).click();
   await expect(page.locator('#root_start_date')).toBeVisible();
@@ -50,7 +50,7 @@ test('below 1024 px the sidebar starts closed and the toggle opens it', async ({
   await screenshot(page, 'list-mobile');
   await page.getByRole('button', { name: 'メニューの開閉' }).click();
   await expect.poll(async () => (await sider.boundingBox())?.width).toBeGreaterThan(100);
-  await page.getByTestId('side-menu').getByRole('link', { name: 'イベント' }).click();
+  await page.getByTestId('side-menu').getByRole('link', { name: 'イベント', exact: true }).click();
   await expect(page).toHaveURL(/\/kobe\/event/);
   await expect.poll(async () => (await sider.boundingBox())?.width).toBe(0);
 });

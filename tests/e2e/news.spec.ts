@@ -65,7 +65,7 @@ test.describe('news as an Operator', () => {
     await expect(page).toHaveURL(/\/kobe\/dashboard$/);
     await expect(page.getByTestId('side-menu').getByText('神戸市')).toBeVisible();
 
-    await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース' }).click();
+    await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
     await expect(page).toHaveURL(/\/kobe\/news/);
     await expect(page.getByRole('heading', { name: 'ニュース' })).toBeVisible();
     await expect(page.locator('.ant-table-row').first()).toBeVisible();
@@ -136,25 +136,25 @@ test.describe('news as an Operator', () => {
   test('switching to English changes the labels', async ({ page }) => {
     await signInQuickly(page, 'operator', 'kobe');
     await page.goto('/kobe/news');
-    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'ニュース' })).toBeVisible();
+    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true })).toBeVisible();
     await page.getByTestId('language-switch').click();
     await page.locator('.ant-select-item-option[title="English"]').click();
     await expect(page.getByText('Switch Language Success')).toBeVisible();
-    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'News' })).toBeVisible();
+    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'News', exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create' })).toBeVisible();
     await expect(page.getByRole('columnheader', { name: 'Title' })).toBeVisible();
     await screenshot(page, 'list-en');
     expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
     await page.reload();
-    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'News' })).toBeVisible();
+    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'News', exact: true })).toBeVisible();
   });
 });
 
 test.describe('news as an Advertiser (read only)', () => {
   test('no create, edit or delete buttons; the create route goes to /401', async ({ page }) => {
     await signInQuickly(page, 'advertiser', 'kobe');
-    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'シーン' })).toHaveCount(0);
-    await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース' }).click();
+    await expect(page.getByTestId('side-menu').getByRole('link', { name: 'シーン', exact: true })).toHaveCount(0);
+    await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
     await expect(page.locator('.ant-table-row').first()).toBeVisible();
     await expect(page.getByRole('button', { name: '詳細' }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: '新規作成' })).toHaveCount(0);
