@@ -10,7 +10,8 @@ import { useLogout } from '@refinedev/core';
 import { Button, Flex, Layout, Tooltip, Typography, theme } from 'antd';
 import { CustomerServiceOutlined, HomeOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { MEMBER_CITY } from '@/shared/constants';
-import { effectiveRole } from '@/shared/roles';
+import { useAbility } from '@casl/react';
+import type { AppAbility } from '@/shared/ability';
 import type { ResourceRoute } from '../generated/resource-routes';
 import { useSession } from '../hooks/use-session';
 import { useIsMobile } from '../hooks/use-is-mobile';
@@ -41,7 +42,7 @@ export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: T
   const { profile } = useSession();
   const mobile = useIsMobile();
   const { token } = theme.useToken();
-  const role = profile ? effectiveRole(profile) : null;
+  const ability = useAbility<AppAbility>();
   const cityPath = `/${encodeURIComponent(city)}`;
   return (
     <Layout.Header style={{ background: token.colorBgContainer, padding: '0 12px', borderBottom: `1px solid ${token.colorBorderSecondary}`, height: 56, lineHeight: '56px' }}>
@@ -63,7 +64,7 @@ export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: T
               <Button type="text" icon={<HomeOutlined />} tabIndex={-1} aria-hidden />
             </Link>
           </Tooltip>
-          {role !== 'Advertiser' && (
+          {ability.can('read', 'feature:contact-us') && (
             <Tooltip title={t('shell.contactUs')}>
               <a href={CONTACT_US_URL} target="_blank" rel="noopener noreferrer" aria-label={t('shell.contactUs')} data-testid="contact-us">
                 <Button type="text" icon={<CustomerServiceOutlined />} tabIndex={-1} aria-hidden />

@@ -17,13 +17,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useAbility } from '@casl/react';
 import type { AppAbility } from '@/shared/ability';
-import { effectiveRole } from '@/shared/roles';
 import { request } from '../providers/http';
 import { useSession } from '../hooks/use-session';
 
 export type BellKind = 'notice' | 'dish' | 'review' | 'matching';
 export const BELL_KINDS: readonly BellKind[] = ['notice', 'dish', 'review', 'matching'];
-const REPORT_ROLES = ['Operator', 'Advertiser', 'Administrator'];
 
 /** A live admin notice as the stream sends it. */
 export interface LiveNotice {
@@ -72,12 +70,12 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
   const ability = useAbility<AppAbility>();
   const { profile } = useSession();
   const { pathname } = useLocation();
-  const role = profile ? effectiveRole(profile) : null;
-  const reports = !!role && REPORT_ROLES.includes(role);
+  // The one rule set decides (src/shared/specifics.ts FEATURES, the schemas' action roles).
+  const reports = ability.can('read', 'feature:report-counts');
   const kinds: BellKind[] = [];
   if (ability.can('read', 'notify_operator')) kinds.push('notice');
   if (reports && ability.can('read', 'dish_report')) kinds.push('dish', 'review');
-  if (reports && ability.can('read', 'matching_report')) kinds.push('matching');
+  if (reports && ability.can('read', 'matching_report#notification')) kinds.push('matching');
   const kindsKey = kinds.join(',');
   const [counts, setCounts] = useState<Record<BellKind, number>>({ notice: 0, dish: 0, review: 0, matching: 0 });
   const base = `/${encodeURIComponent(city)}/api`;
@@ -115,7 +113,7 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
   }, [load, pathname]);
 
   // Live admin notices for an Operator (000 6): the server pushes, the count follows.
-  const live = role === 'Operator' && kinds.includes('notice');
+  const live = ability.can('read', 'feature:live-notices') && kinds.includes('notice');
   useEffect(() => {
     if (!live || typeof EventSource === 'undefined') return;
     const source = new EventSource(`${base}/notify-operator/stream`);
