@@ -22,7 +22,8 @@ function resourceEntries(entries: readonly MenuEntry[]): MenuEntry[] {
 
 const operator = { permission: 'Operator', is_captain_department: false, assign_city: [{ id: 1, name: CITY, name_ja: '神戸市' }] } as Pick<Profile, 'permission' | 'is_captain_department' | 'assign_city'>;
 const ability = defineAbilityFor(operator, CITY);
-const entries = resourceEntries(menuFor('Operator', CITY));
+// Each resource once, through its first entry (several routes may show one resource, 000 2.2).
+const entries = resourceEntries(menuFor('Operator', CITY)).filter((e, i, all) => all.findIndex((o) => o.resource === e.resource) === i);
 const ja = createI18n('ja');
 
 /** A plain string of the record that the detail page shows as it is. */
