@@ -15,8 +15,10 @@ import { registerErrorHandler } from './plugins/errors';
 import { registerCityRoutes } from './routes/cities';
 import { registerFileRoutes } from './routes/files';
 import { registerNoticeStream } from './routes/notice-stream';
+import { registerListExportRoute } from './routes/list-export';
 import { registerOpenApi } from './routes/openapi';
 import { registerResourceRoutes } from './routes/resources';
+import { registerSavedViewRoutes } from './routes/saved-views';
 import { registerSessionRoutes } from './routes/session';
 import { registerUserRoutes } from './routes/users';
 
@@ -72,5 +74,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerNoticeStream(app);
   await registerFileRoutes(app, { config, resources });
   registerResourceRoutes(app, resources);
+  registerSavedViewRoutes(app);
+  registerListExportRoute(app);
   return app;
 }

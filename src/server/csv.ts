@@ -4,8 +4,10 @@
  * and formula-escaped: a cell beginning with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
  * leading `'` so it is never run as a formula (OWASP CSV injection).
  * Written here rather than with papaparse: papaparse is only a transitive dependency of refine and
- * has no types installed; these twenty lines are the whole need.
+ * has no types installed; these twenty lines are the whole need. Shift_JIS bytes come from iconv-lite
+ * (Windows-31J, the Shift_JIS that Japanese spreadsheet software reads, with ①, ～ and the like).
  */
+import iconv from 'iconv-lite';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -21,4 +23,17 @@ export function csvCell(value: unknown): string {
 export function toCsv(header: readonly string[], rows: ReadonlyArray<readonly unknown[]>): string {
   const lines = [header.map(csvCell).join(','), ...rows.map((r) => r.map(csvCell).join(','))];
   return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+/** Encodings a CSV download may be asked in (issue 5: UTF-8 with BOM or Shift_JIS). */
+export const CSV_ENCODINGS = ['utf-8', 'shift_jis'] as const;
+export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+
+/**
+ * The bytes of a CSV document made by `toCsv`: UTF-8 with its BOM as is, or Shift_JIS (CP932)
+ * without a BOM (a character CP932 lacks becomes `?`). Answers the bytes and the Content-Type.
+ */
+export function encodeCsv(csv: string, encoding: CsvEncoding): { bytes: Buffer; contentType: string } {
+  if (encoding === 'shift_jis') return { bytes: iconv.encode(csv.replace(/^\uFEFF/, ''), 'CP932'), contentType: 'text/csv; charset=Shift_JIS' };
+  return { bytes: Buffer.from(csv, 'utf8'), contentType: 'text/csv; charset=utf-8' };
 }

@@ -120,6 +120,25 @@ const MIGRATIONS: Migration[] = [
         );
       `),
   },
+  {
+    // Saved views of lists (issue 5): per user, city and resource, named; one default per list.
+    name: '0003-saved-views',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE saved_views (
+          id bigserial PRIMARY KEY,
+          user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          city text NOT NULL,
+          resource text NOT NULL,
+          name text NOT NULL,
+          state jsonb NOT NULL DEFAULT '{}',
+          is_default boolean NOT NULL DEFAULT false,
+          used_at timestamptz NOT NULL DEFAULT now(),
+          created_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (user_id, city, resource, name)
+        );
+      `),
+  },
 ];
 
 /** umzug storage in the `schema_migrations` table of the transaction it is given. */

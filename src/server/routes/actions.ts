@@ -15,7 +15,8 @@
  * - create-child {id} → 201 `resource` row with `parentField` = {id} (and `set`); the caller must also
  *                be allowed to create `resource`
  * - bulk-update  body {ids, ...fields} → 200 {count, content}
- * - export       → 200 text/csv of the list (its filters, search and order), UTF-8 with BOM, formula-escaped
+ * - export       → 200 text/csv of the list (its filters, search and order), UTF-8 with BOM (or Shift_JIS
+ *   with `?encoding=shift_jis`), formula-escaped
  * - sum          → 200 {count, sums} or, with `groupBy`, {content: [{group, count, sums}]}
  * - show         {id} → 200 row
  */
@@ -23,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import { actionSubject, ownedRows } from '../../shared/ability';
 import type { ActionDef, ResourceDef } from '../../shared/registry';
 import { authorize } from '../auth/authorize';
-import { toCsv } from '../csv';
+import { CSV_ENCODINGS, encodeCsv, toCsv, type CsvEncoding } from '../csv';
 import { HttpError } from '../http-error';
 import { validateFields } from '../repositories/partial-validation';
 import { storageCity } from '../db/resource-tables';
@@ -114,12 +115,14 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
           columns,
           rows.map((r) => columns.map((f) => r[f])),
         );
+        const asked = String(query(c).encoding ?? '').toLowerCase();
+        const { bytes, contentType } = encodeCsv(csv, (CSV_ENCODINGS as readonly string[]).includes(asked) ? (asked as CsvEncoding) : 'utf-8');
         return c.reply
           .code(200)
-          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-type', contentType)
           .header('content-disposition', `attachment; filename="${def.name}.csv"`)
           .header('x-content-type-options', 'nosniff')
-          .send(csv);
+          .send(bytes);
       };
     }
     case 'children':

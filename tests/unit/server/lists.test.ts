@@ -1,0 +1,118 @@
+// Lists beyond the contract (issue 5): saved views per user and city, CSV export of any list in
+// UTF-8 with BOM or Shift_JIS, date-range filters (001 9 date-range presets).
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getResource } from '../../../src/shared/registry';
+import { createRecords } from '../../../src/server/repositories/resource-repository';
+import { bearer, createTestApp, login, type Session, type TestApp } from './helpers';
+
+let t: TestApp;
+let operator: Session;
+let admin: Session;
+let president: Session;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  operator = await login(t.app, 'operator');
+  admin = await login(t.app, 'administrator');
+  president = await login(t.app, 'president');
+  const titles = ['=HYPERLINK("http://x")', '+81', '@SUM(1)', '-1', 'ＣＳＶ試験のお知らせ①'];
+  await createRecords(
+    t.db,
+    getResource('news'),
+    'fukuoka',
+    titles.map((title) => ({ title, description: 'csvtest', attr: 'event', created_on_news: 'News' })),
+    { userId: null },
+  );
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, session: Session, payload?: unknown) {
+  return t.app.inject({ method, url, headers: { ...bearer(session), 'accept-language': 'ja' }, payload: payload as never });
+}
+
+describe('saved views', () => {
+  it('keeps named views per user and city, the default first, and shows no one else’s', async () => {
+    const state = { columns: ['title', 'id'], filters: [{ field: 'search', operator: 'contains', value: 'x' }], sorters: [{ field: 'title', order: 'asc' }], pageSize: 50 };
+    const a = await call('POST', '/kobe/api/saved-views/', operator, { resource: 'news', name: '自分の表示', state });
+    expect(a.statusCode, a.body).toBe(201);
+    expect(a.json()).toMatchObject({ resource: 'news', name: '自分の表示', state, is_default: false });
+    const b = await call('POST', '/kobe/api/saved-views/', operator, { resource: 'news', name: '既定', state: { pageSize: 10 }, is_default: true });
+    expect(b.statusCode).toBe(201);
+
+    const dup = await call('POST', '/kobe/api/saved-views/', operator, { resource: 'news', name: '既定', state: {} });
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json().fields.name).toEqual(['同じ名前の表示が既にあります。']);
+
+    const list = await call('GET', '/kobe/api/saved-views/?resource=news', operator);
+    expect(list.json().content.map((v: { name: string }) => v.name)).toEqual(['既定', '自分の表示']);
+    // Another city, another user: none of these.
+    expect((await call('GET', '/fukuoka/api/saved-views/?resource=news', operator)).json().content).toEqual([]);
+    expect((await call('GET', '/kobe/api/saved-views/?resource=news', president)).json().content).toEqual([]);
+    expect((await call('PUT', `/kobe/api/saved-views/${a.json().id}/`, president, { name: 'x' })).statusCode).toBe(404);
+    expect((await call('DELETE', `/kobe/api/saved-views/${a.json().id}/`, president)).statusCode).toBe(404);
+
+    // Rename and make default: the other loses its default.
+    const renamed = await call('PUT', `/kobe/api/saved-views/${a.json().id}/`, operator, { name: '改名', is_default: true });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const after = (await call('GET', '/kobe/api/saved-views/?resource=news', operator)).json().content;
+    expect(after.map((v: { name: string; is_default: boolean }) => [v.name, v.is_default])).toEqual([
+      ['改名', true],
+      ['既定', false],
+    ]);
+    expect((await call('DELETE', `/kobe/api/saved-views/${b.json().id}/`, operator)).statusCode).toBe(204);
+    expect((await call('GET', '/kobe/api/saved-views/?resource=news', operator)).json().content).toHaveLength(1);
+  });
+
+  it('refuses bad input, unknown resources, resources the role may not read, and strangers', async () => {
+    expect((await call('POST', '/kobe/api/saved-views/', operator, { resource: 'news', name: '', state: {} })).statusCode).toBe(400);
+    expect((await call('POST', '/kobe/api/saved-views/', operator, { resource: 'news', name: 'x'.repeat(65), state: {} })).statusCode).toBe(400);
+    expect((await call('POST', '/kobe/api/saved-views/', operator, { resource: 'news', name: 'a', state: { evil: 1 } })).statusCode).toBe(400);
+    expect((await call('POST', '/kobe/api/saved-views/', operator, { resource: 'nope', name: 'a', state: {} })).statusCode).toBe(400);
+    expect((await call('GET', '/sanda/api/saved-views/?resource=news', operator)).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/kobe/api/saved-views/?resource=news' })).statusCode).toBe(401);
+  });
+});
+
+describe('CSV export of any list', () => {
+  it('answers every matching row as UTF-8 with BOM, translated headers and enum labels, formulas escaped', async () => {
+    const r = await call('GET', '/fukuoka/api/exports/news/?search=csvtest&order_by=title&columns=title,attr', operator);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(r.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const lines = r.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('タイトル,種別');
+    expect(lines.slice(1).sort()).toEqual([`"'=HYPERLINK(""http://x"")",イベント`, "'+81,イベント", "'-1,イベント", "'@SUM(1),イベント", 'ＣＳＶ試験のお知らせ①,イベント'].sort());
+  });
+
+  it('answers Shift_JIS bytes on asking, and refuses an unknown encoding', async () => {
+    const r = await call('GET', '/fukuoka/api/exports/news/?search=%E2%91%A0&columns=title&encoding=shift_jis', operator);
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toBe('text/csv; charset=Shift_JIS');
+    expect(r.rawPayload[0]).not.toBe(0xef);
+    expect(iconv.decode(r.rawPayload, 'CP932')).toBe('タイトル\r\nＣＳＶ試験のお知らせ①\r\n');
+    expect((await call('GET', '/fukuoka/api/exports/news/?encoding=latin1', operator)).statusCode).toBe(400);
+  });
+
+  it('goes through authorize: no token 401, a city not assigned 403, an unknown resource 404', async () => {
+    expect((await t.app.inject({ url: '/fukuoka/api/exports/news/' })).statusCode).toBe(401);
+    expect((await call('GET', '/fukuoka/api/exports/news/', president)).statusCode).toBe(403);
+    expect((await call('GET', '/fukuoka/api/exports/nope/', admin)).statusCode).toBe(404);
+  });
+});
+
+describe('date-range filters', () => {
+  it('narrows a list to created times between __from and __to, both inclusive', async () => {
+    const base = '/fukuoka/api/city/admin-news/?search=csvtest';
+    const total = async (q: string) => (await call('GET', `${base}&${q}`, operator)).json().total_length as number;
+    const day = 86_400_000;
+    const past = new Date(Date.now() - day).toISOString();
+    const future = new Date(Date.now() + day).toISOString();
+    expect(await total(`create_at__from=${past}&create_at__to=${future}`)).toBe(5);
+    expect(await total(`create_at__from=${future}`)).toBe(0);
+    expect(await total(`create_at__to=${past}`)).toBe(0);
+    expect((await call('GET', `${base}&create_at__from=yesterday`, operator)).statusCode).toBe(400);
+  });
+});
