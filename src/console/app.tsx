@@ -9,7 +9,7 @@ import { useEffect, useMemo } from 'react';
 import { BrowserRouter } from 'react-router';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Refine } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
+import routerProvider, { UnsavedChangesNotifier } from '@refinedev/react-router';
 import { useNotificationProvider } from '@refinedev/antd';
 import { i18n } from './i18n';
 import { AntdConfigProvider } from './layout/antd-config-provider';
@@ -51,9 +51,11 @@ function ConsoleRefine() {
         i18nProvider={i18nProvider}
         notificationProvider={useNotificationProvider}
         resources={resources}
-        options={{ syncWithLocation: true, disableTelemetry: true, mutationMode: 'pessimistic', warnWhenUnsavedChanges: false, reactQuery: REACT_QUERY }}
+        options={{ syncWithLocation: true, disableTelemetry: true, mutationMode: 'pessimistic', warnWhenUnsavedChanges: true, reactQuery: REACT_QUERY }}
       >
         <AppRoutes />
+        {/* issue 5: a form with unsaved input asks before an in-app navigation or a tab close. */}
+        <UnsavedChangesNotifier translationKey="lists.unsaved.warn" />
       </Refine>
   );
 }

@@ -3,6 +3,7 @@ import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import './focus-visible.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -8,6 +8,7 @@
  * (Windows-31J, the Shift_JIS that Japanese spreadsheet software reads, with ①, ～ and the like).
  */
 import iconv from 'iconv-lite';
+import type { CsvEncoding } from '../shared/list-export';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -25,9 +26,7 @@ export function toCsv(header: readonly string[], rows: ReadonlyArray<readonly un
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
-/** Encodings a CSV download may be asked in (issue 5: UTF-8 with BOM or Shift_JIS). */
-export const CSV_ENCODINGS = ['utf-8', 'shift_jis'] as const;
-export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+export { CSV_ENCODINGS, type CsvEncoding } from '../shared/list-export';
 
 /**
  * The bytes of a CSV document made by `toCsv`: UTF-8 with its BOM as is, or Shift_JIS (CP932)

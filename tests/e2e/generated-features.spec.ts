@@ -78,7 +78,8 @@ test('the CSV button downloads the export', async ({ page }) => {
   await signInQuickly(page, 'operator', CITY);
   await openList(page, target!.entry);
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'CSV' }).click();
+  await page.getByRole('button', { name: 'CSV' }).first().click();
+  await page.getByRole('menuitem', { name: 'CSV（UTF-8）' }).click();
   expect((await download).suggestedFilename()).toMatch(/\.csv$/);
 });
 

@@ -1,37 +1,48 @@
 /**
- * The list-level 'CSV' button of an `export` action (001 7: the list as CSV): downloads the file the
- * server makes for the list's current search and filters. Shown only when the ability allows it.
+ * The list-level 'CSV' button (issue 5 'CSV export'; 001 7 export calls): downloads every page of the
+ * list as its current search, filters and sort select, in UTF-8 with BOM or Shift_JIS (a choice in
+ * its menu). Either a declared `export` action of the resource or, for any other list, the generic
+ * export (src/shared/list-export.ts) with the columns shown. Shown only when the ability allows it.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOnError, type CrudFilter, type CrudSort } from '@refinedev/core';
-import { App as AntdApp, Button } from 'antd';
+import { App as AntdApp, Button, Dropdown } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ERROR_TOAST_MS } from '@/shared/constants';
-import { fillPath, type ActionDef, type ResourceDef } from '@/shared/registry';
+import { CSV_ENCODINGS, type CsvEncoding } from '@/shared/list-export';
+import type { ResourceDef } from '@/shared/registry';
 import { listQuery } from '../providers/data-provider';
 import { requestResponse } from '../providers/http';
-import { actionLabel, exportFileName } from './record-action-defs';
+import { exportFileName } from './record-action-defs';
 
 export interface ExportButtonProps {
   def: ResourceDef;
-  action: ActionDef;
-  city: string;
+  /** The export call's path, the city filled in. */
+  path: string;
+  method?: 'GET' | 'POST';
+  /** A name for the button (the action's name), for tests and tooltips. */
+  name: string;
+  title: string;
   filters: CrudFilter[];
   sorters: CrudSort[];
+  /** The columns shown (the generic export writes these, in order). */
+  columns?: string[];
 }
 
-export function ExportButton({ def, action, city, filters, sorters }: ExportButtonProps) {
+const LABEL: Record<CsvEncoding, string> = { 'utf-8': 'lists.export.utf8', shift_jis: 'lists.export.sjis' };
+
+export function ExportButton({ def, path, method = 'GET', name, title, filters, sorters, columns }: ExportButtonProps) {
   const { t } = useTranslation();
   const { message } = AntdApp.useApp();
   const [busy, setBusy] = useState(false);
   const { mutate: checkError } = useOnError();
 
-  const download = async () => {
+  const download = async (encoding: CsvEncoding) => {
     setBusy(true);
     try {
       const { limit: _limit, offset: _offset, ...query } = listQuery(def, { filters, sorters, pagination: { mode: 'off' } });
-      const res = await requestResponse(fillPath(action.path, { city }), { method: action.method, query, accept: 'text/csv' });
+      const res = await requestResponse(path, { method, query: { ...query, encoding, columns: columns?.join(',') }, accept: 'text/csv' });
       const blob = await res.blob();
       const href = URL.createObjectURL(blob);
       const a = document.createElement('a');
@@ -50,8 +61,13 @@ export function ExportButton({ def, action, city, filters, sorters }: ExportButt
   };
 
   return (
-    <Button icon={<DownloadOutlined />} loading={busy} onClick={download} title={actionLabel(action.name, t)} data-action={action.name}>
-      CSV
-    </Button>
+    <Dropdown
+      trigger={['click']}
+      menu={{ items: CSV_ENCODINGS.map((e) => ({ key: e, label: t(LABEL[e]) })), onClick: ({ key }) => void download(key as CsvEncoding) }}
+    >
+      <Button icon={<DownloadOutlined />} loading={busy} title={title} aria-label={`${title} CSV`} data-action={name}>
+        CSV
+      </Button>
+    </Dropdown>
   );
 }

@@ -13,6 +13,64 @@ export const DATE_TIME_FORMAT = 'YYYY/MM/DD HH:mm';
 /** Display format of dates. */
 export const DATE_FORMAT = 'YYYY/MM/DD';
 
+/** The formats of 001 9 (Time and timing), by use. */
+export const FORMATS = {
+  /** Times of day. */
+  time: 'HH:mm',
+  /** Dates in Japanese. */
+  dateJa: 'YYYY年MM月DD日',
+  /** Date-times to the second (list tooltips, exports). */
+  dateTimeSeconds: 'YYYY/MM/DD HH:mm:ss',
+  /** Date-times to the second in Japanese (a full-width space between date and time). */
+  dateTimeJa: 'YYYY年MM月DD日\u3000HH:mm:ss',
+  /** The API's instants. */
+  iso: 'YYYY-MM-DDTHH:mm:ssZ',
+} as const;
+
+/** A day in ms (001 9). */
+export const DAY_MS = 86_400_000;
+
+/**
+ * A date-time relative to `now` (001 9 thresholds 30 s, 1 hour, 1 day, 2 days): under 30 s 'just
+ * now'; under an hour whole minutes ago (rounded up); under a day hours ago (rounded up); under two
+ * days 'yesterday'; older (or in the future) the date as `YYYY/MM/DD HH:mm`. `t` translates the
+ * `lists.relative.*` keys; `value` is anything dayjs reads; an unreadable value answers ''.
+ */
+export function formatRelative(value: unknown, t: (key: string, params?: Record<string, unknown>) => string, now: number = Date.now()): string {
+  const d = dayjs(value as string);
+  if (!d.isValid()) return '';
+  const seconds = (now - d.valueOf()) / 1000;
+  if (seconds < 0 || seconds >= (2 * DAY_MS) / 1000) return d.format(DATE_TIME_FORMAT);
+  if (seconds < 30) return t('lists.relative.justNow');
+  if (seconds < 3600) return t('lists.relative.minutes', { count: Math.ceil(seconds / 60) });
+  if (seconds < DAY_MS / 1000) return t('lists.relative.hours', { count: Math.ceil(seconds / 3600) });
+  return t('lists.relative.yesterday');
+}
+
+const SI = [
+  { value: 1e18, symbol: 'E' },
+  { value: 1e15, symbol: 'P' },
+  { value: 1e12, symbol: 'T' },
+  { value: 1e9, symbol: 'G' },
+  { value: 1e6, symbol: 'M' },
+  { value: 1e3, symbol: 'k' },
+];
+
+/**
+ * A number with the suffixes of 001 9 (k, M, G, T, P, E; powers of 1000) and at most `digits`
+ * decimals, trailing zeros dropped: 1234 → '1.2k', 1_500_000 → '1.5M', 999 → '999', -2500 → '-2.5k'.
+ */
+export function formatCompactNumber(value: number, digits = 1): string {
+  const abs = Math.abs(value);
+  for (const { value: unit, symbol } of SI) {
+    if (abs >= unit) {
+      const text = (abs / unit).toFixed(digits).replace(/\.0+$|(\.\d*[1-9])0+$/, '$1');
+      return `${value < 0 ? '-' : ''}${text}${symbol}`;
+    }
+  }
+  return String(value);
+}
+
 const IMAGE_URL = /\.(jpe?g|png|gif|webp|svg)(\?.*)?$/i;
 const PDF_URL = /\.pdf(\?.*)?$/i;
 

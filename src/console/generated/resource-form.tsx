@@ -4,6 +4,7 @@
  * out on create; `x-widget` picks the widget; every validation message is the spec's (both message
  * and stack, through the shared mapping); the server's field errors show under their fields; on
  * success 保存しました。 and back to the list. Text inputs with a maxLength show 'current / max'.
+ * Unsaved input (issue 5) sets Refine's `warnWhen`: leaving the page or closing the tab asks first.
  * Widgets by field kind (./field-kinds): switch, number input, multi-select, tags, date/time pickers,
  * reference select (`x-ref`) and upload (`x-upload`). A singleton's settings page passes its own id
  * and what to do when done.
@@ -11,7 +12,7 @@
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useCreate, useOne, useUpdate, type BaseRecord, type HttpError } from '@refinedev/core';
+import { useCreate, useOne, useUpdate, useWarnAboutChange, type BaseRecord, type HttpError } from '@refinedev/core';
 import { App as AntdApp, Button, Card, Flex, Result, Typography } from 'antd';
 import Form from '@rjsf/antd';
 import type { IChangeEvent } from '@rjsf/core';
@@ -55,6 +56,8 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const id = idProp ?? idParam;
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const [draft, setDraft] = useState<Record<string, unknown> | undefined>();
+  // issue 5: input the user typed and did not save makes a navigation or a tab close ask first.
+  const { setWarnWhen } = useWarnAboutChange();
 
   const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k)), [def, mode, t]);
   const transformErrors = useMemo(() => localizeErrors(def.schema, (k, p) => t(k, p)), [def, t]);
@@ -81,6 +84,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
     try {
       if (mode === 'create') await create({ ...common, values: values ?? {} });
       else await update({ ...common, id: id!, values: { ...(values ?? {}), version: result?.version } });
+      setWarnWhen(false);
       message.success({ content: t('messages.saved'), key: 'saved' });
       backToList();
     } catch (e) {
@@ -111,7 +115,11 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
         extraErrors={extraErrors}
         showErrorList={false}
         noHtml5Validate
-        onChange={(e) => setDraft(e.formData)}
+        onChange={(e, fieldId) => {
+          setDraft(e.formData);
+          // RJSF names the field of a user's edit; a change without one is RJSF filling in defaults.
+          if (fieldId) setWarnWhen(true);
+        }}
         onSubmit={submit}
         disabled={saving}
       >

@@ -1,61 +1,76 @@
 /**
- * The generated list page of any resource (DESIGN.md 'Console'): an antd Table through
- * @refinedev/antd `useTable`; columns from the schema's `list.columns` (less `x-hidden-in-list`
- * fields) with translated titles, values as ./field-value shows them (enum labels, dates as
- * YYYY/MM/DD HH:mm, numbers with separators, image thumbnails, PDF links); a search box (when the
- * schema declares search fields) that returns to page 1 (000 4); sorting on the declared sort
- * fields; page size from the schema (001 9: 20); create/show/edit/delete, the `set`/`toggle`
- * actions and the CSV export only where the ability allows.
+ * The generated list page of any resource (DESIGN.md 'Console'; 000 4; issue 5): an antd Table
+ * through @refinedev/antd `useTable`; columns from the schema's `list.columns` (less
+ * `x-hidden-in-list` fields; which and in what order the user chooses) with translated titles,
+ * values as ./field-value shows them; a search box (when the schema declares search fields) and a
+ * date-range filter with presets on the date columns, both returning to page 1 (000 4); sorting on
+ * the declared sort fields; page size from the schema (001 9: 20); saved views (./saved-views-bar);
+ * bulk selection and delete, create/show/edit/delete, the `set`/`toggle` actions and the CSV export
+ * only where the ability allows.
  */
-import { useMemo } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
-import type { BaseRecord, CrudFilter } from '@refinedev/core';
+import type { BaseKey, BaseRecord, CrudFilter } from '@refinedev/core';
 import { getDefaultSortOrder, useTable } from '@refinedev/antd';
 import { Button, Flex, Input, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
-import { getResource } from '@/shared/registry';
+import { exportable, listExportPath } from '@/shared/list-export';
+import { fillPath, getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
 import { useIsMobile } from '../hooks/use-is-mobile';
 import { SEARCH_FIELDS } from '../providers/data-provider';
+import { BulkDeleteButton } from './bulk-delete-button';
 import { cityPath } from './city-path';
+import { ColumnChooser, defaultColumns, validColumns } from './column-chooser';
+import { DateRangeFilter, isRangeFilter } from './date-range-filter';
 import { ExportButton } from './export-button';
 import { FieldValue } from './field-value';
-import { listActions } from './record-action-defs';
+import { formatCompactNumber, formatNumber } from './format-value';
+import { actionLabel, listActions } from './record-action-defs';
 import { RecordActions } from './record-actions';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 import { PageCard } from './page-card';
+import type { ListViewState } from './saved-views-api';
+import { SavedViewsBar } from './saved-views-bar';
 
 function searchValue(filters: CrudFilter[]): string {
   const f = filters.find((x) => 'field' in x && SEARCH_FIELDS.includes(x.field));
   return f ? String(f.value ?? '') : '';
 }
 
+const isSearch = (f: CrudFilter) => 'field' in f && SEARCH_FIELDS.includes(f.field);
+
 export function ResourceList({ route }: { route: ResourceRoute }) {
   const def = getResource(route.resource);
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const { city = '' } = useParams();
   const ability = useAbility<AppAbility>();
   const mobile = useIsMobile();
   const commands = useRecordCommands(route, city);
+  // A list opened without query parameters gets the user's default (or last used) saved view.
+  const restore = useRef(location.search === '').current;
+  const [shown, setShown] = useState<string[]>(() => defaultColumns(def));
+  const [selected, setSelected] = useState<BaseKey[]>([]);
 
-  const { tableProps, sorters, filters, setFilters, setCurrentPage } = useTable<BaseRecord>({
+  const defaultSorters = [{ field: def.list.defaultSort.field, order: def.list.defaultSort.order }];
+  const { tableProps, sorters, setSorters, filters, setFilters, setCurrentPage, pageSize, setPageSize } = useTable<BaseRecord>({
     resource: route.identifier,
     pagination: { pageSize: def.list.pageSize },
-    sorters: { initial: [{ field: def.list.defaultSort.field, order: def.list.defaultSort.order }] },
+    sorters: { initial: defaultSorters },
     meta: { city },
     syncWithLocation: true,
     errorNotification,
   });
 
   const columns = useMemo<ColumnsType<BaseRecord>>(() => {
-    const shown = def.list.columns.filter((f) => !def.schema.properties[f]?.['x-hidden-in-list']);
-    const cols: ColumnsType<BaseRecord> = (shown.length ? shown : def.list.columns).map((field) => {
+    const cols: ColumnsType<BaseRecord> = shown.map((field) => {
       const prop = def.schema.properties[field];
       const sortable = def.list.sort.includes(field);
       return {
@@ -75,14 +90,38 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       render: (_: unknown, record: BaseRecord) => <RecordActions route={route} city={city} id={record.id!} record={record} commands={commands} />,
     });
     return cols;
-  }, [def, sorters, t, route, city, mobile, commands]);
+  }, [def, shown, sorters, t, route, city, mobile, commands]);
   const exports = listActions(def, (a, s) => ability.can(a, s));
+  const canDelete = ability.can('delete', route.resource) && !!def.api.delete;
 
   const onSearch = (value: string) => {
-    const rest = filters.filter((f) => !('field' in f) || !SEARCH_FIELDS.includes(f.field));
+    const rest = filters.filter((f) => !isSearch(f));
     setFilters(value.trim() ? [...rest, { field: 'search', operator: 'contains', value: value.trim() }] : rest, 'replace');
     setCurrentPage(1);
   };
+  const onRange = (range: CrudFilter[]) => {
+    setFilters([...filters.filter((f) => !isRangeFilter(f)), ...range], 'replace');
+    setCurrentPage(1);
+  };
+
+  const current: ListViewState = { columns: shown, filters, sorters, pageSize };
+  const applyView = (state: ListViewState) => {
+    setShown(validColumns(def, state.columns));
+    setFilters(state.filters ?? [], 'replace');
+    setSorters(state.sorters?.length ? state.sorters : defaultSorters);
+    setPageSize(state.pageSize ?? def.list.pageSize);
+    setCurrentPage(1);
+    setSelected([]);
+  };
+
+  const pagination = tableProps.pagination
+    ? {
+        ...tableProps.pagination,
+        showTotal: (total: number) => (
+          <span title={formatNumber(total, i18n.language)}>{total >= 10_000 ? formatCompactNumber(total) : formatNumber(total, i18n.language)}</span>
+        ),
+      }
+    : tableProps.pagination;
 
   return (
     <PageCard
@@ -101,9 +140,13 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
               style={{ width: 320, maxWidth: '100%' }}
             />
           )}
+          <DateRangeFilter def={def} filters={filters} onChange={onRange} />
           {exports.map((a) => (
-            <ExportButton key={a.name} def={def} action={a} city={city} filters={filters} sorters={sorters} />
+            <ExportButton key={a.name} def={def} path={fillPath(a.path, { city })} method={a.method === 'POST' ? 'POST' : 'GET'} name={a.name} title={actionLabel(a.name, t)} filters={filters} sorters={sorters} />
           ))}
+          {exports.length === 0 && exportable(def) && (
+            <ExportButton def={def} path={listExportPath(city, def.name)} name="export" title={t('lists.export.title')} filters={filters} sorters={sorters} columns={shown} />
+          )}
           {ability.can('create', route.resource) && def.api.create && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(cityPath(city, route.create))}>
               {t('actions.create')}
@@ -112,7 +155,30 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         </Flex>
       }
     >
-      <Table<BaseRecord> {...tableProps} columns={columns} rowKey="id" scroll={{ x: 'max-content' }} />
+      <Flex gap={8} wrap align="center" justify="space-between" style={{ marginBottom: 12 }}>
+        <SavedViewsBar city={city} resource={def.name} current={current} onApply={applyView} restore={restore} />
+        <Flex gap={8} wrap align="center">
+          {canDelete && selected.length > 0 && <BulkDeleteButton route={route} city={city} ids={selected} onDone={setSelected} />}
+          <ColumnChooser def={def} value={shown} onChange={setShown} />
+        </Flex>
+      </Flex>
+      <Table<BaseRecord>
+        {...tableProps}
+        pagination={pagination}
+        columns={columns}
+        rowKey="id"
+        scroll={{ x: 'max-content' }}
+        rowSelection={
+          canDelete
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys as BaseKey[]),
+                preserveSelectedRowKeys: true,
+                getCheckboxProps: (record) => ({ 'aria-label': `${t('lists.a11y.selectRow')} ${String(record.id)}` }) as never,
+              }
+            : undefined
+        }
+      />
     </PageCard>
   );
 }

@@ -3,8 +3,8 @@
  * of `schemas/` works through the same code; nothing here names an entity.
  * - getList: Refine pagination (`currentPage`, `pageSize`) → `limit`/`offset`; the first sorter on a
  *   declared sort field → `order_by=field|-field`; a filter on `search` (or `q`) → `search`; filters
- *   on the resource's declared filter params (or their fields) → those params; reads `content` and
- *   `total_length`.
+ *   on the resource's declared filter params (or their fields) → those params; date ranges
+ *   (`<field>__from`, `<field>__to`) as they are; reads `content` and `total_length`.
  * - getOne/getMany/create/update/deleteOne: the resource's paths with the current city and the id.
  * - Rows get Refine's `id` from the resource's idField (e.g. `event_id`); writes drop `id`, the
  *   idField and read-only fields, and keep `version` for optimistic concurrency (409 when stale).
@@ -118,8 +118,20 @@ export function toFilterQuery(def: ResourceDef, filters: CrudFilter[] | undefine
     }
     const declared = def.list.filters.find((d) => d.param === f.field || (d.kind === 'equals' && d.field === f.field));
     if (declared) out[declared.param] = String(value);
+    else if (isDateRangeParam(def, f.field)) out[f.field] = String(value);
   }
   return out;
+}
+
+/**
+ * Whether `param` is a date-range parameter of the list (`<field>__from`/`<field>__to` on a date or
+ * date-time field or the created time; the server's record-query.ts reads them).
+ */
+export function isDateRangeParam(def: ResourceDef, param: string): boolean {
+  const m = /^(.+)__(from|to)$/.exec(param);
+  if (!m || !(m[1] in def.schema.properties)) return false;
+  const format = def.schema.properties[m[1]].format;
+  return m[1] === def.createdField || format === 'date' || format === 'date-time';
 }
 
 /** The query string of a list call. */

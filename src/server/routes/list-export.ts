@@ -9,6 +9,7 @@
  * encoding, bad filter value), 401, 403, 404 (unknown resource or city).
  */
 import type { FastifyInstance } from 'fastify';
+import { exportable } from '../../shared/list-export';
 import type { ResourceDef } from '../../shared/registry';
 import { authorize } from '../auth/authorize';
 import { CSV_ENCODINGS, encodeCsv, toCsv, type CsvEncoding } from '../csv';
@@ -19,10 +20,6 @@ import { first } from '../repositories/record-query';
 import { translatorFor, type Translate } from '../translator';
 import { MAX_EXPORT_ROWS } from './actions';
 
-/** Whether the generic export can serve `def`'s list: a list whose path names nothing but the city. */
-export function exportable(def: ResourceDef): boolean {
-  return !def.singleton && def.api.list.method === 'GET' && !/\{(?!city\})[^}]+\}/.test(def.api.list.path);
-}
 
 /** The columns of an export: the asked ones that are fields of the resource, else the list's. */
 export function exportColumns(def: ResourceDef, asked: string | undefined): string[] {

@@ -1,0 +1,71 @@
+/**
+ * Accessibility (issue 5): axe finds no serious or critical violation on the login, city, list,
+ * form and show pages; the list's controls are reached with the keyboard and show a visible focus.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { fillPath, getResource } from '../../src/shared/registry';
+import { openLogin, signIn } from './helpers';
+
+const CITY = 'kobe';
+const news = getResource('news');
+
+async function expectNoSeriousViolation(page: Page, name: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  expect(bad, `${name} page`).toEqual([]);
+}
+
+test('login, city, list, form and show pages have no serious or critical axe violation', async ({ page }) => {
+  await openLogin(page);
+  await expectNoSeriousViolation(page, 'login');
+
+  await signIn(page, 'operator');
+  await expect(page).toHaveURL(/\/city$/);
+  await expect(page.getByRole('button', { name: '神戸市' })).toBeVisible();
+  await expectNoSeriousViolation(page, 'city');
+
+  const res = await page.request.post(fillPath(news.api.create!.path, { city: CITY }), { data: { title: 'A11YTEST', description: 'axe', attr: 'news' } });
+  const id = (await res.json()).id as number;
+  await page.goto(`/${CITY}/news`);
+  await expect(page.locator('.ant-table tbody tr.ant-table-row').first()).toBeVisible();
+  await expectNoSeriousViolation(page, 'list');
+
+  await page.goto(`/${CITY}/news/create`);
+  await expect(page.getByLabel('タイトル')).toBeVisible();
+  await expectNoSeriousViolation(page, 'form');
+
+  await page.goto(`/${CITY}/news/show/${id}`);
+  await expect(page.getByText('A11YTEST').first()).toBeVisible();
+  await expectNoSeriousViolation(page, 'show');
+});
+
+test('the list is worked with the keyboard, the focus always visible', async ({ page }) => {
+  await signIn(page, 'operator');
+  await expect(page).toHaveURL(/\/city$/);
+  await page.goto(`/${CITY}/news`);
+  await expect(page.locator('.ant-table tbody tr.ant-table-row').first()).toBeVisible();
+  const search = page.getByRole('searchbox', { name: '検索' });
+  await search.focus();
+  // Tab through the toolbar: every stop is a control with a visible outline or focus ring.
+  const seen: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    const info = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const style = getComputedStyle(el);
+      const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      const shadow = style.boxShadow !== 'none';
+      const wrapper = el.closest('.ant-select-focused, .ant-picker-focused, .ant-input-affix-wrapper-focused, .ant-checkbox-wrapper');
+      return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName, visible: ring || shadow || !!wrapper };
+    });
+    expect(info, `tab stop ${i + 1}`).not.toBeNull();
+    expect(info!.visible, `focus of ${info!.name} is visible`).toBe(true);
+    seen.push(info!.name);
+  }
+  expect(seen.join(' ')).toMatch(/CSV/);
+  expect(seen.join(' ')).toMatch(/名前を付けて保存/);
+});

@@ -1,0 +1,57 @@
+/**
+ * Saved views of a list (issue 5): the columns shown, the search, the sort and the page size of the
+ * news list saved under a name on the server, and put back when the user signs out, signs in again
+ * and opens the list without query parameters.
+ */
+import { expect, test } from '@playwright/test';
+import { fillPath, getResource } from '../../src/shared/registry';
+import { signIn, signInQuickly } from './helpers';
+
+const CITY = 'kobe';
+const news = getResource('news');
+
+test('a saved view comes back after signing out and in', async ({ page }) => {
+  await signInQuickly(page, 'operator', CITY);
+  for (const title of ['VIEWTEST-b', 'VIEWTEST-a', 'VIEWTEST-c']) {
+    const res = await page.request.post(fillPath(news.api.create!.path, { city: CITY }), { data: { title, description: 'view', attr: 'news' } });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  await page.goto(`/${CITY}/news`);
+  const table = page.locator('.ant-table');
+  await expect(table.getByRole('columnheader', { name: '種別' })).toBeVisible();
+
+  // Narrow, sort by title ascending, drop a column.
+  await page.getByRole('searchbox', { name: '検索' }).fill('VIEWTEST');
+  await page.getByRole('button', { name: '検索' }).click();
+  await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(3);
+  await table.getByRole('columnheader', { name: 'タイトル' }).click();
+  await expect(table.locator('tbody tr.ant-table-row').first()).toContainText('VIEWTEST-a');
+  await page.getByTestId('column-chooser').click();
+  await page.locator('.ant-select-item-option', { hasText: '種別' }).click();
+  await page.keyboard.press('Escape');
+  await expect(table.getByRole('columnheader', { name: '種別' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: '名前を付けて保存' }).click();
+  await page.getByLabel('表示の名前').fill('タイトル順');
+  await page.getByRole('button', { name: /^OK$/ }).click();
+  await expect(page.getByText('表示を保存しました。')).toBeVisible();
+
+  // Sign out, sign in again, open the list plainly.
+  await page.getByRole('button', { name: 'ログアウト' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page, 'operator');
+  await page.waitForURL(/\/(city|kobe\/dashboard)$/);
+  await page.goto(`/${CITY}/news`);
+  await expect(page.getByTestId('saved-views')).toContainText('タイトル順');
+  await expect(page.getByRole('searchbox', { name: '検索' })).toHaveValue('VIEWTEST');
+  await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(3);
+  await expect(table.locator('tbody tr.ant-table-row').first()).toContainText('VIEWTEST-a');
+  await expect(table.getByRole('columnheader', { name: '種別' })).toHaveCount(0);
+  await expect(page).toHaveURL(/search/);
+
+  // The standard view puts everything back.
+  await page.getByTestId('saved-views').locator('.ant-select-selector').click();
+  await page.locator('.ant-select-item-option', { hasText: '標準の表示' }).click();
+  await expect(table.getByRole('columnheader', { name: '種別' })).toBeVisible();
+  await expect(page.getByRole('searchbox', { name: '検索' })).toHaveValue('');
+});
