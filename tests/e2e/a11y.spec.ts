@@ -11,11 +11,15 @@ const CITY = 'kobe';
 const news = getResource('news');
 
 async function expectNoSeriousViolation(page: Page, name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    // antd's hidden column-measuring row (aria-hidden, tabindex -1, no content): never a Tab stop.
+    .exclude('.ant-table-measure-row')
+    .analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
-  expect(bad, `${name} page`).toEqual([]);
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.html.slice(0, 160)} ${n.failureSummary?.split('\n')[1] ?? ''}`).slice(0, 4).join(' | ')}`);
+  expect.soft(bad, `${name} page`).toEqual([]);
 }
 
 test('login, city, list, form and show pages have no serious or critical axe violation', async ({ page }) => {
@@ -51,16 +55,16 @@ test('the list is worked with the keyboard, the focus always visible', async ({ 
   await search.focus();
   // Tab through the toolbar: every stop is a control with a visible outline or focus ring.
   const seen: string[] = [];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 16; i++) {
     await page.keyboard.press('Tab');
     const info = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
       if (!el || el === document.body) return null;
-      const style = getComputedStyle(el);
-      const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-      const shadow = style.boxShadow !== 'none';
-      const wrapper = el.closest('.ant-select-focused, .ant-picker-focused, .ant-input-affix-wrapper-focused, .ant-checkbox-wrapper');
-      return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName, visible: ring || shadow || !!wrapper };
+      // The outline is on the element, or for antd's composite inputs on their wrapper.
+      const box = el.closest('.ant-select, .ant-picker, .ant-input-affix-wrapper, .ant-checkbox, .ant-radio') ?? el;
+      const style = getComputedStyle(box);
+      const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+      return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName, visible: ring };
     });
     expect(info, `tab stop ${i + 1}`).not.toBeNull();
     expect(info!.visible, `focus of ${info!.name} is visible`).toBe(true);

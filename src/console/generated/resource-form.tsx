@@ -9,7 +9,7 @@
  * reference select (`x-ref`) and upload (`x-upload`). A singleton's settings page passes its own id
  * and what to do when done.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCreate, useOne, useUpdate, useWarnAboutChange, type BaseRecord, type HttpError } from '@refinedev/core';
@@ -57,7 +57,10 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const [draft, setDraft] = useState<Record<string, unknown> | undefined>();
   // issue 5: input the user typed and did not save makes a navigation or a tab close ask first.
-  const { setWarnWhen } = useWarnAboutChange();
+  const { warnWhen, setWarnWhen } = useWarnAboutChange();
+  // Set after a save: leave once the guard has seen `warnWhen` false (a navigation in the same
+  // render would still be asked about).
+  const [saved, setSaved] = useState(false);
 
   const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k)), [def, mode, t]);
   const transformErrors = useMemo(() => localizeErrors(def.schema, (k, p) => t(k, p)), [def, t]);
@@ -76,7 +79,14 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : undefined), [def, result, mode]);
   const formData = draft ?? loaded;
   // 000 4: after a create the list shows page 1 (the list URL without paging parameters).
-  const backToList = onDone ?? (() => navigate(cityPath(city, route.list)));
+  const backToList = useMemo(() => onDone ?? (() => navigate(cityPath(city, route.list))), [onDone, navigate, city, route.list]);
+
+  useEffect(() => {
+    if (saved && !warnWhen) {
+      setSaved(false);
+      backToList();
+    }
+  }, [saved, warnWhen, backToList]);
 
   const submit = async ({ formData: values }: IChangeEvent<Record<string, unknown>>) => {
     setExtraErrors(undefined);
@@ -86,7 +96,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
       else await update({ ...common, id: id!, values: { ...(values ?? {}), version: result?.version } });
       setWarnWhen(false);
       message.success({ content: t('messages.saved'), key: 'saved' });
-      backToList();
+      setSaved(true);
     } catch (e) {
       // 001 8: the server's `fields` (e.g. a user's email or username) flag the fields on the form.
       setExtraErrors(serverErrorSchema((e as HttpError).errors as Record<string, string[]> | undefined));

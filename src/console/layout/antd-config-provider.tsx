@@ -17,6 +17,7 @@ import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/es';
 import { useTranslation } from 'react-i18next';
 import { ERROR_TOAST_MS, type Language } from '@/shared/constants';
+import { accessibleTheme } from '../a11y-theme';
 import { currentLanguage } from '../i18n';
 import { useUiPreferences, type Size } from './ui-preferences';
 
@@ -44,8 +45,11 @@ const ANTD_SIZES: Record<Size, 'middle' | 'small'> = { medium: 'middle', small: 
 /** The antd theme of the preferences: colorPrimary, the dark algorithm, the mini size's tokens. */
 export function themeOf(size: Size, colorPrimary: string, dark: boolean): ThemeConfig {
   const mini = size === 'mini' ? { fontSize: 12, controlHeightSM: 20, controlHeight: 26 } : {};
+  // Light mode: AA contrast around the chosen colour (issue 5 accessibility, ../a11y-theme).
+  const a11y = dark ? { token: {}, components: {} } : accessibleTheme(colorPrimary);
   return {
-    token: { fontFamily: FONT_FAMILY, colorPrimary, ...mini },
+    token: { fontFamily: FONT_FAMILY, colorPrimary, ...a11y.token, ...mini },
+    components: a11y.components,
     algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
   };
 }

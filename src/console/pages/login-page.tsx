@@ -17,7 +17,7 @@ const styles = {
   page: { minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#f0f2f5', padding: 16 },
   card: { width: '100%', maxWidth: 400, background: '#fff', borderRadius: 8, padding: '32px 24px', boxShadow: '0 1px 2px rgba(0,0,0,0.06), 0 1px 6px rgba(0,0,0,0.08)' },
   title: { fontSize: 24, fontWeight: 600, textAlign: 'center', margin: '0 0 8px', color: 'rgba(0,0,0,0.88)' },
-  subtitle: { textAlign: 'center', margin: '0 0 24px', color: 'rgba(0,0,0,0.45)' },
+  subtitle: { textAlign: 'center', margin: '0 0 24px', color: 'rgba(0,0,0,0.65)' },
 } satisfies Record<string, CSSProperties>;
 
 interface Credentials {
