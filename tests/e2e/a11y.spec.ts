@@ -71,5 +71,5 @@ test('the list is worked with the keyboard, the focus always visible', async ({ 
     seen.push(info!.name);
   }
   expect(seen.join(' ')).toMatch(/CSV/);
-  expect(seen.join(' ')).toMatch(/名前を付けて保存/);
+  expect(seen.join(' ')).toMatch(/表示を登録/);
 });

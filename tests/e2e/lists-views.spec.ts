@@ -31,7 +31,7 @@ test('a saved view comes back after signing out and in', async ({ page }) => {
   await page.keyboard.press('Escape');
   await expect(table.getByRole('columnheader', { name: '種別' })).toHaveCount(0);
 
-  await page.getByRole('button', { name: '名前を付けて保存' }).click();
+  await page.getByRole('button', { name: '表示を登録' }).click();
   await page.getByLabel('表示の名前').fill('タイトル順');
   await page.getByRole('button', { name: /^OK$/ }).click();
   await expect(page.getByText('表示を保存しました。')).toBeVisible();
