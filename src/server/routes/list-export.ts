@@ -5,10 +5,12 @@
  * in the request's language (Accept-Language, Japanese by default).
  * - GET /{city}/api/exports/{resource}/?encoding=utf-8|shift_jis&columns=a,b&<list query> → 200 text/csv
  *   (attachment `<resource>.csv`; at most MAX_EXPORT_ROWS rows; `columns` defaults to the list's).
- * Authorized as reading the resource in the city (`authorize`). Errors: 400 `validation` (unknown
+ * Authorized as reading the resource in the city (`authorize`), limited to the caller's own rows
+ * (`x-resource.owner`, as the list call is). Errors: 400 `validation` (unknown
  * encoding, bad filter value), 401, 403, 404 (unknown resource or city).
  */
 import type { FastifyInstance } from 'fastify';
+import { ownedRows } from '../../shared/ability';
 import { exportable } from '../../shared/list-export';
 import type { ResourceDef } from '../../shared/registry';
 import { authorize } from '../auth/authorize';
@@ -72,7 +74,7 @@ export function registerListExportRoute(app: FastifyInstance): void {
       const { resource } = request.params as { resource: string };
       const def = app.resources.get(resource);
       if (!def || !exportable(def)) throw new HttpError('not_found');
-      const { city } = await authorize(request, 'read', def.name);
+      const { city, profile } = await authorize(request, 'read', def.name);
       const query = request.query as Record<string, unknown>;
       const encoding = (first(query.encoding) ?? 'utf-8').toLowerCase();
       if (!(CSV_ENCODINGS as readonly string[]).includes(encoding)) {
@@ -81,7 +83,7 @@ export function registerListExportRoute(app: FastifyInstance): void {
       const t = translatorFor(request.headers['accept-language']);
       const columns = exportColumns(def, first(query.columns));
       const list = def.api.list;
-      const rows = await allRecords(app.db, def, storageCity(def, city.name), query, { where: list.where, exclude: list.exclude }, MAX_EXPORT_ROWS);
+      const rows = await allRecords(app.db, def, storageCity(def, city.name), query, { where: list.where, exclude: list.exclude, owner: ownedRows(def, profile) }, MAX_EXPORT_ROWS);
       const csv = toCsv(
         columns.map((f) => t(def.schema.properties[f].title)),
         rows.map((r) => columns.map((f) => exportCell(def, f, r[f], t))),

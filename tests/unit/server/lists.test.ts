@@ -103,6 +103,20 @@ describe('CSV export of any list', () => {
   });
 });
 
+describe('CSV export limits', () => {
+  it('answers only the caller’s own rows, as the list does (x-resource.owner)', async () => {
+    const advertiser = await login(t.app, 'advertiser');
+    const ad = getResource('advertisement');
+    const listPath = ad.api.list.path.replace('{city}', 'kobe');
+    const rows = async (s: Session) => (await call('GET', `/kobe/api/exports/advertisement/?columns=id`, s)).body.replace(/^\uFEFF/, '').trimEnd().split('\r\n').length - 1;
+    const listed = (await call('GET', `${listPath}?limit=1000`, advertiser)).json().total_length as number;
+    const all = (await call('GET', `${listPath}?limit=1000`, admin)).json().total_length as number;
+    expect(all).toBeGreaterThan(listed);
+    expect(await rows(advertiser)).toBe(listed);
+    expect(await rows(admin)).toBe(all);
+  });
+});
+
 describe('date-range filters', () => {
   it('narrows a list to created times between __from and __to, both inclusive', async () => {
     const base = '/fukuoka/api/city/admin-news/?search=csvtest';
