@@ -68,6 +68,7 @@ export function accessibleTheme(primary: string = ANTD_PRIMARY): { token: Record
       Button: { primaryColor: textOn(primary) },
       Menu: { darkItemSelectedBg: shade, itemSelectedColor: shade },
       Pagination: { itemActiveColor: shade },
+      Tabs: { itemSelectedColor: shade, itemActiveColor: shade, itemHoverColor: shade },
     },
   };
 }

@@ -20,7 +20,7 @@ test('a dirty form asks before leaving; a saved one does not', async ({ page }) 
     asked.push(d.message());
     void d.dismiss();
   });
-  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース' }).click();
+  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).first().click();
   await expect.poll(() => asked.length).toBe(1);
   expect(asked[0]).toBe('保存していない変更があります。このページを離れてもよろしいですか？');
   await expect(page).toHaveURL(/\/news\/create$/);
@@ -36,7 +36,7 @@ test('a dirty form asks before leaving; a saved one does not', async ({ page }) 
 
   // Accept: the navigation happens.
   page.once('dialog', (d) => void d.accept());
-  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース' }).click();
+  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).first().click();
   await expect(page).toHaveURL(new RegExp(`/${CITY}/news$`));
 
   // A saved form leaves without asking.
