@@ -9,7 +9,7 @@ import { useEffect, useMemo } from 'react';
 import { BrowserRouter } from 'react-router';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Refine } from '@refinedev/core';
-import routerProvider, { UnsavedChangesNotifier } from '@refinedev/react-router';
+import routerProvider from '@refinedev/react-router';
 import { useNotificationProvider } from '@refinedev/antd';
 import { i18n } from './i18n';
 import { AntdConfigProvider } from './layout/antd-config-provider';
@@ -18,6 +18,7 @@ import { authProvider } from './providers/auth-provider';
 import { dataProvider } from './providers/lazy-data-provider';
 import { i18nProvider } from './providers/i18n-provider';
 import { refineResources } from './generated/resource-routes';
+import { UnsavedInputGuard } from './generated/unsaved-input-guard';
 import { useCityMenu } from './hooks/use-city-menu';
 import { useSession } from './hooks/use-session';
 import { AppRoutes } from './routes';
@@ -54,8 +55,8 @@ function ConsoleRefine() {
         options={{ syncWithLocation: true, disableTelemetry: true, mutationMode: 'pessimistic', warnWhenUnsavedChanges: true, reactQuery: REACT_QUERY }}
       >
         <AppRoutes />
-        {/* issue 5: a form with unsaved input asks before an in-app navigation or a tab close. */}
-        <UnsavedChangesNotifier translationKey="lists.unsaved.warn" />
+        {/* issue 5: a form with unsaved input asks before the browser tab closes or reloads. */}
+        <UnsavedInputGuard />
       </Refine>
   );
 }

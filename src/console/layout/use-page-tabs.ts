@@ -111,10 +111,13 @@ export function usePageTabs(pinned: string, skip: string): PageTabs {
     });
   }, [location, pinned, skip]);
 
-  /** Runs `go` at once, or after a confirmation when a form has unsaved input. */
+  /**
+   * Runs `go` at once, or after a confirmation when a form has unsaved input and `affected` (the
+   * keys of the tabs closed or reloaded) holds a form tab: only then is input lost.
+   */
   const guarded = useCallback(
-    (go: () => void) => {
-      if (!warnWhen) return go();
+    (go: () => void, affected: readonly string[]) => {
+      if (!warnWhen || !affected.some(isFormPath)) return go();
       modal.confirm({
         title: t('shell.tabs.unsavedTitle'),
         content: t('shell.tabs.unsaved'),
@@ -150,7 +153,7 @@ export function usePageTabs(pinned: string, skip: string): PageTabs {
       const tab = tabs.find((x) => x.key === key);
       if (tab && key !== activeKey) navigate(hrefOf(tab.location));
     },
-    refresh: (key) => guarded(() => setTabs((list) => list.map((x) => (x.key === key ? { ...x, version: x.version + 1 } : x)))),
+    refresh: (key) => guarded(() => setTabs((list) => list.map((x) => (x.key === key ? { ...x, version: x.version + 1 } : x))), [key]),
     close: (key) => {
       if (key === pinned) return;
       guarded(() => {
@@ -161,9 +164,17 @@ export function usePageTabs(pinned: string, skip: string): PageTabs {
           const target = left[Math.min(i, left.length - 1)] ?? left[left.length - 1];
           navigate(target ? hrefOf(target.location) : pinned);
         }
-      });
+      }, [key]);
     },
-    closeOthers: (key) => guarded(() => keepOnly((x) => x.key === key || x.key === pinned, key)),
-    closeAll: () => guarded(() => keepOnly((x) => x.key === pinned)),
+    closeOthers: (key) =>
+      guarded(
+        () => keepOnly((x) => x.key === key || x.key === pinned, key),
+        tabs.filter((x) => x.key !== key && x.key !== pinned).map((x) => x.key),
+      ),
+    closeAll: () =>
+      guarded(
+        () => keepOnly((x) => x.key === pinned),
+        tabs.filter((x) => x.key !== pinned).map((x) => x.key),
+      ),
   };
 }
