@@ -20,7 +20,9 @@ test('a dirty form asks before its input can be lost; a saved one does not', asy
   // Elsewhere and back: nothing asked, nothing lost.
   await menuLink('イベント').click();
   await expect(page).toHaveURL(new RegExp(`/${CITY}/event`));
-  await page.getByTestId('page-tabs').getByRole('tab', { name: /新規作成/ }).click();
+  await expect(page.locator('.ant-table tbody tr.ant-table-row').first()).toBeVisible();
+  await page.getByTestId('page-tabs').locator('.ant-tabs-tab-btn').filter({ hasText: '新規作成' }).click();
+  await expect(page).toHaveURL(/\/news\/create$/);
   await expect(title).toHaveValue('UNSAVED test');
 
   // Closing the browser tab asks (beforeunload); refused, the page stays.
@@ -36,6 +38,7 @@ test('a dirty form asks before its input can be lost; a saved one does not', asy
   const ask = page.getByRole('dialog');
   await expect(ask).toContainText('入力中の内容は失われます。閉じてもよろしいですか？');
   await ask.getByRole('button', { name: 'キャンセル' }).click();
+  await expect(ask).toBeHidden();
   await expect(title).toHaveValue('UNSAVED test');
 
   // Saved: no question, back to the list.
