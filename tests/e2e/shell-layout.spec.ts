@@ -70,11 +70,16 @@ test('contact-us for an Operator, not for an Advertiser; the profile page saves'
   await expect(page.getByTestId('contact-us')).toHaveAttribute('target', '_blank');
   await page.getByTestId('profile-link').click();
   await expect(page).toHaveURL(/\/kobe\/profile$/);
+  const original = await page.getByLabel('氏名').inputValue();
   const name = `運用 太郎 ${Date.now() % 10000}`;
   await page.getByLabel('氏名').fill(name);
   await page.getByRole('button', { name: '保存' }).click();
   await expect(page.getByText('保存しました。')).toBeVisible();
   await expect(page.getByTestId('current-user')).toContainText(name);
+  // The demo operator's name is what other tests read: put it back.
+  await page.getByLabel('氏名').fill(original);
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByTestId('current-user')).toContainText(original);
 
   await page.context().clearCookies();
   await signInQuickly(page, 'advertiser', 'kobe');
