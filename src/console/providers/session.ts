@@ -28,7 +28,20 @@ function readCity(): string | null {
   }
 }
 
-let state: SessionState = { profile: null, city: readCity(), signedOut: false, reason: null };
+/** sessionStorage key of the sign-out reason: the logout reloads the page, the reason must survive it. */
+const STORAGE_REASON = 'SignOutReason';
+
+function stored(key: string, value?: string | null): string | null {
+  try {
+    if (value === null) globalThis.sessionStorage?.removeItem(key);
+    else if (value !== undefined) globalThis.sessionStorage?.setItem(key, value);
+    return globalThis.sessionStorage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+let state: SessionState = { profile: null, city: readCity(), signedOut: false, reason: stored(STORAGE_REASON) };
 
 function emit(next: Partial<SessionState>): void {
   state = { ...state, ...next };
@@ -73,11 +86,12 @@ export function setCity(city: string | null): void {
 
 /**
  * Forgets the profile after a sign-out; `clearCity` also forgets the chosen city (logout); `reason`
- * is an i18n key the login page shows once.
+ * is an i18n key the login page shows once (kept in sessionStorage until then: the logout reloads).
  */
 export function markSignedOut(clearCity = false, reason: string | null = null): void {
   if (clearCity) setCity(null);
   if (state.signedOut && !state.profile && !reason) return;
+  if (reason) stored(STORAGE_REASON, reason);
   emit({ profile: null, signedOut: true, reason: reason ?? state.reason });
 }
 
@@ -85,5 +99,6 @@ export function markSignedOut(clearCity = false, reason: string | null = null): 
 export function takeReason(): string | null {
   const r = state.reason;
   if (r) state = { ...state, reason: null };
+  stored(STORAGE_REASON, null);
   return r;
 }
