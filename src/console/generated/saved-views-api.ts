@@ -3,25 +3,13 @@
  * signed-in user's named views of one list in one city, and the state a view keeps.
  */
 import type { CrudFilter, CrudSort } from '@refinedev/core';
+import type { ListViewState as StoredState, SavedView as StoredView } from '@/shared/saved-views';
 import { request } from '../providers/http';
 
-/** What a view keeps of a list: the columns shown in order, filters, sort and page size. */
-export interface ListViewState {
-  columns?: string[];
-  filters?: CrudFilter[];
-  sorters?: CrudSort[];
-  pageSize?: number;
-}
-
-/** A saved view as the server answers it. */
-export interface SavedView {
-  id: number;
-  resource: string;
-  name: string;
-  state: ListViewState;
-  is_default: boolean;
-  used_at: string;
-}
+/** A view's state with Refine's filter and sorter types. */
+export type ListViewState = StoredState<CrudFilter, CrudSort>;
+/** A saved view as the console reads it. */
+export type SavedView = StoredView<ListViewState>;
 
 const base = (city: string) => `/${encodeURIComponent(city)}/api/saved-views/`;
 

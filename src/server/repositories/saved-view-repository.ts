@@ -6,29 +6,9 @@
  */
 import type { Queryable } from '../db/database';
 import { HttpError } from '../http-error';
+import type { ListViewState, SavedView } from '../../shared/saved-views';
 
-/** The stored state of a list: what the console puts back when the view is chosen. */
-export interface ListViewState {
-  /** Fields shown, in order (a subset of the list's columns). */
-  columns?: string[];
-  /** Refine filters `{field, operator, value}`. */
-  filters?: Array<{ field: string; operator: string; value: unknown }>;
-  /** Refine sorters `{field, order}`. */
-  sorters?: Array<{ field: string; order: 'asc' | 'desc' }>;
-  /** Rows per page. */
-  pageSize?: number;
-}
-
-/** A saved view as the API answers it. */
-export interface SavedView {
-  id: number;
-  resource: string;
-  name: string;
-  state: ListViewState;
-  is_default: boolean;
-  used_at: string;
-  created_at: string;
-}
+export type { ListViewState, SavedView };
 
 /** Who and where: the owner of the views, the city and the list (resource name). */
 export interface ViewScope {

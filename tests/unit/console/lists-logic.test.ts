@@ -60,7 +60,7 @@ describe('date ranges', () => {
 });
 
 describe('saved views', () => {
-  const v = (id: number, used: string, isDefault = false): SavedView => ({ id, resource: 'news', name: `v${id}`, state: {}, is_default: isDefault, used_at: used });
+  const v = (id: number, used: string, isDefault = false): SavedView => ({ id, resource: 'news', name: `v${id}`, state: {}, is_default: isDefault, used_at: used, created_at: used });
   it('open with the default, else the last used', () => {
     expect(initialView([v(1, '2026-01-02T00:00:00Z'), v(2, '2026-01-03T00:00:00Z')])?.id).toBe(2);
     expect(initialView([v(1, '2026-01-02T00:00:00Z', true), v(2, '2026-01-03T00:00:00Z')])?.id).toBe(1);
