@@ -3,7 +3,7 @@
  * for routes, menus and buttons; the server asks it on every call before touching a row.
  */
 import { AbilityBuilder, createMongoAbility, type MongoAbility, type Subject } from '@casl/ability';
-import { ACTIONS, registry, type Action, type ActionDef, type OwnerRule, type ResourceDef } from './registry';
+import { ACTIONS, OPERATION_ACTION, registry, type Action, type ActionDef, type ApiCall, type OwnerRule, type ResourceDef } from './registry';
 import { canEnterCity, effectiveRole, type Profile, type Role } from './roles';
 import { HAND_WRITTEN_SUBJECTS } from './pages';
 import { FEATURES, SPECIFIC_ROUTES } from './specifics';
@@ -17,7 +17,7 @@ export type AppAbility = MongoAbility<[Action | 'manage', Subject]>;
 
 /** The profile fields the rules read. */
 export type AbilityProfile = Pick<Profile, 'permission' | 'is_captain_department' | 'assign_city'> &
-  Partial<Pick<Profile, 'id' | 'school' | 'group' | 'classes' | 'advertisements'>>;
+  Partial<Pick<Profile, 'id' | 'username' | 'school' | 'group' | 'classes' | 'advertisements'>>;
 
 /** Whether `role` is listed (or `*` is) among the roles allowed an action. */
 export function roleAllowed(allowed: ReadonlyArray<Role | '*'> | undefined, role: Role): boolean {
@@ -27,6 +27,14 @@ export function roleAllowed(allowed: ReadonlyArray<Role | '*'> | undefined, role
 /** The subject an action of a resource is checked on: its own when it lists `roles`, else the resource. */
 export function actionSubject(def: Pick<ResourceDef, 'name'>, action: Pick<ActionDef, 'name' | 'roles'>): string {
   return action.roles ? `${def.name}#${action.name}` : def.name;
+}
+
+/**
+ * The subject a path of a CRUD call with `pathRoles` (the path or an alias) is checked on:
+ * `<resource> <METHOD> <path>`, e.g. `club GET /{city}/api/group_chat/operator_departments/`.
+ */
+export function callSubject(def: Pick<ResourceDef, 'name'>, method: string, path: string): string {
+  return `${def.name} ${method} ${path}`;
 }
 
 /** One own-row limit of a profile: rows whose `field` holds one of `values`. */
@@ -46,7 +54,7 @@ function profileValues(profile: AbilityProfile, rule: OwnerRule): Array<string |
 /**
  * The own-row limits of `def` for a profile (000 6: an Advertiser works on the rows of its shops,
  * the profile's `advertisements`; a President and a Teacher on those of their `school`, a Teacher
- * also of its group and classes), from the schema's `x-resource.owner`: every rule naming the
+ * also of its group and classes; a Captain on the clubs whose captain has his `username`), from the schema's `x-resource.owner`: every rule naming the
  * profile's role applies (all of them). Empty: no limit. A rule whose profile value is empty leaves
  * no row (`values` empty). A rule with `through` limits by the row `field` refers to (`through` set).
  */
@@ -68,7 +76,8 @@ export function ownedRows(def: Pick<ResourceDef, 'owner' | 'schema'>, profile: A
  * - Every role, the Administrator included, can do what each schema's `x-resource.permissions`
  *   lists for it (an action with `roles` is checked on `<resource>#<action>`), limited to its own rows
  *   where the schema's `x-resource.owner` says so (as CASL conditions, for `subject(...)` checks on a
- *   row), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city) lists.
+ *   row), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city) lists. A call path listed in
+ *   its `pathRoles` is checked on its own subject (`callSubject`), allowed to those roles only.
  * - Routes of the Specifics (`route:<route>`) and pages (`page:<name>`; name → allowed roles, none =
  *   every signed-in role) can be read by their roles, and always by the Operator (000 6 "Operator
  *   always passes"); features (`feature:<name>`) by their roles.
@@ -92,6 +101,11 @@ export function defineAbilityFor(
     }
     for (const a of def.actions) {
       if (a.roles && roleAllowed(a.roles, role)) can(a.permission, actionSubject(def, a));
+    }
+    for (const [op, call] of Object.entries(def.api) as Array<[keyof typeof OPERATION_ACTION, ApiCall | undefined]>) {
+      for (const [path, roles] of Object.entries(call?.pathRoles ?? {})) {
+        if (call && roleAllowed(roles, role)) can(OPERATION_ACTION[op], callSubject(def, call.method, path));
+      }
     }
   }
   for (const [subject, byAction] of Object.entries(HAND_WRITTEN_SUBJECTS)) {

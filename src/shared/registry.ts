@@ -9,12 +9,21 @@ import type { Role } from './roles';
 export type Action = 'read' | 'create' | 'update' | 'delete';
 export const ACTIONS: readonly Action[] = ['read', 'create', 'update', 'delete'];
 export type ApiOperation = 'list' | 'create' | 'show' | 'update' | 'delete';
+/** The ability action each CRUD call is checked on. */
+export const OPERATION_ACTION: Readonly<Record<ApiOperation, Action>> = { list: 'read', create: 'create', show: 'read', update: 'update', delete: 'delete' };
 
 /** One call of the contract: method and path with `{city}` and `{id}` placeholders (001 7). */
 export interface ApiCall {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   aliases?: string[];
+  /**
+   * Roles allowed this call on one of its paths (the path or an alias) instead of the resource's
+   * `permissions` roles for the call's action: the Captain sets his club at captain_departments but
+   * may not use the operator_departments paths of the same club resource (000 6, 001 7.12). Each path
+   * listed here is checked on its own ability subject (`callSubject`).
+   */
+  pathRoles?: Record<string, Array<Role | '*'>>;
   ours?: boolean;
   /** Fixed field values: lists answer only rows with them, creates store them. */
   where?: Record<string, string | number | boolean>;
@@ -58,14 +67,15 @@ export interface ActionDef {
 
 /**
  * An own-row limit (000 6: President and Teacher have a school, Teacher also group and classes; an
- * Advertiser works on its own shops): for `roles`, only rows whose `field` holds one of the profile's
- * `profile` values (`advertisements`, `school`, `group`, `classes`, or the user `id`).
+ * Advertiser works on its own shops; a Captain on the clubs he captains): for `roles`, only rows whose
+ * `field` holds one of the profile's `profile` values (`advertisements`, `school`, `group`,
+ * `classes`, the user `id`, or the `username`).
  */
 export interface OwnerRule {
   field: string;
   /** The owner field of the row `field` refers to (its `x-ref` resource) instead of `field` itself. */
   through?: string;
-  profile: 'advertisements' | 'school' | 'group' | 'classes' | 'id';
+  profile: 'advertisements' | 'school' | 'group' | 'classes' | 'id' | 'username';
   roles: Array<Role | '*'>;
 }
 
@@ -249,6 +259,13 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       if (!child) throw new Error(`schemas/${def.schema.$id}.schema.json: action '${a.name}' names unknown resource '${a.resource}'`);
       if (a.parentField && !(a.parentField in child.schema.properties)) {
         throw new Error(`schemas/${def.schema.$id}.schema.json: action '${a.name}': resource '${a.resource}' has no field '${a.parentField}'`);
+      }
+    }
+    for (const [op, call] of Object.entries(def.api)) {
+      for (const path of Object.keys(call?.pathRoles ?? {})) {
+        if (path !== call?.path && !call?.aliases?.includes(path)) {
+          throw new Error(`schemas/${def.schema.$id}.schema.json: api.${op}.pathRoles names '${path}', which is neither its path nor an alias`);
+        }
       }
     }
     for (const rule of def.owner) {

@@ -52,6 +52,8 @@ export interface CallRoute {
   permission: Action;
   /** The ability subject checked (default: the resource; `<resource>#<action>` for an action with roles). */
   subject?: string;
+  /** Paths checked on their own subject (`pathRoles` of the call: `callSubject`) instead of `subject`. */
+  pathSubjects?: Readonly<Record<string, string>>;
   /** Who declares it, for error messages (`news.list`, `flyer.action:approve`). */
   owner: string;
   /** Answer status (204 sends no body). */
@@ -93,6 +95,7 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
     if (other) throw new Error(`routes: ${route.method} ${path} is declared by both ${other} and ${route.owner}`);
     seen.set(key, route.owner);
     const idParam = idParamOf(path, route.def.idField);
+    const subject = route.pathSubjects?.[path] ?? route.subject ?? route.def.name;
     const literal = literalCityOf(path);
     app.route({
       method: route.method,
@@ -106,11 +109,11 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
           named = await cityOfRows(app.db, route.def, idsOfCall(idParam ? params[idParam] : undefined, request.body));
           if (named === null) {
             // No such row anywhere: who may not do this at all learns nothing (401, 403), others get 404.
-            await authorize(request, route.permission, route.subject ?? route.def.name, { city: null });
+            await authorize(request, route.permission, subject, { city: null });
             throw new HttpError('not_found');
           }
         } else named = literal !== null && (await isCity(app.db, literal)) ? literal : null;
-        const { profile, city } = await authorize(request, route.permission, route.subject ?? route.def.name, { city: named });
+        const { profile, city } = await authorize(request, route.permission, subject, { city: named });
         const ctx: CallContext = {
           request,
           reply,

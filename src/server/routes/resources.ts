@@ -17,7 +17,8 @@
  * limits (`x-resource.owner`) narrow every call: another shop's row 404, a write naming it 403.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Action, ApiCall, ApiOperation, ResourceDef } from '../../shared/registry';
+import { callSubject } from '../../shared/ability';
+import { OPERATION_ACTION, type ApiCall, type ApiOperation, type ResourceDef } from '../../shared/registry';
 import { crudOperation } from '../openapi/operations';
 import { idParamOf, routeKey } from '../paths';
 import type { Match } from '../repositories/record-query';
@@ -26,7 +27,7 @@ import { deleteSingleton, getSingleton, upsertSingleton } from '../repositories/
 import { registerActionRoutes } from './actions';
 import { registerCall, type CallContext } from './call-route';
 
-const PERMISSION: Record<ApiOperation, Action> = { list: 'read', create: 'create', show: 'read', update: 'update', delete: 'delete' };
+const PERMISSION = OPERATION_ACTION;
 const STATUS: Record<ApiOperation, number> = { list: 200, create: 201, show: 200, update: 200, delete: 204 };
 
 function matchOf(call: ApiCall): Match {
@@ -105,6 +106,7 @@ export function registerResourceRoutes(app: FastifyInstance, resources: Readonly
         path: call.path,
         aliases: call.aliases,
         permission: PERMISSION[op],
+        pathSubjects: Object.fromEntries(Object.keys(call.pathRoles ?? {}).map((path) => [path, callSubject(def, call.method, path)])),
         owner: `${def.name}.${op}`,
         status,
         rowCity: call.rowCity,

@@ -118,7 +118,7 @@ export interface CitizenNotice {
 }
 
 /**
- * A club (department) with its captain and members and a QR code to join it (000 3 Club: id, created_at, url_image_QRcode, url_QRcode; 001 7.12). Operators manage clubs at operator_departments; the captain edits his club at captain_departments (club-captain, 部活設定). qr_club_code answers the clubs with their QR codes.
+ * A club (department) with its captain and members and a QR code to join it (000 3 Club: id, created_at, url_image_QRcode, url_QRcode; 001 7.12). Operators manage clubs at operator_departments (pathRoles: Administrator and Operator only); the Captain reads and edits only the clubs whose captain (a club_user) has his username, at captain_departments (club-captain, 部活設定). qr_club_code answers the clubs with their QR codes.
  */
 export interface Club {
   id?: number;
@@ -151,7 +151,7 @@ export interface ClubRequest {
 }
 
 /**
- * A user of the club chat, searched by name when choosing a club captain (001 7.12 GET /api/group_chat/users/ with search, limit 10, offset and package_id). Users are made in the app; the show path is ours. Captains read it to pick members.
+ * A user of the club chat, searched by name when choosing a club captain (001 7.12 GET /api/group_chat/users/ with search, limit 10, offset and package_id). Users are made in the app; the show path is ours. Captains read it to pick members. A Captain's own row has his username (the club's owner rule); the first example is the demo account `captain`.
  */
 export interface ClubUser {
   id?: number;
@@ -518,6 +518,7 @@ export interface Invoice {
  */
 export interface Locker {
   id?: number;
+  advertisement: number;
   name: string;
   location?: string;
   size?: "small" | "medium" | "large";
@@ -621,6 +622,7 @@ export interface MembershipPassType {
  */
 export interface MenuItem {
   id?: number;
+  advertisement: number;
   name: string;
   price: number;
   category?: string;
@@ -635,6 +637,7 @@ export interface MenuItem {
  */
 export interface MenuPurchase {
   id?: number;
+  advertisement: number;
   menu_item?: number;
   menu_name: string;
   buyer_name?: string;

@@ -113,12 +113,4 @@ export const ROLE_MATRIX: readonly MatrixRow[] = [
  * Rows of the matrix the rules do not meet yet, each with the reason; the matrix test runs them as
  * expected failures (it.fails), so fixing the rule turns them red until removed from here.
  */
-export const KNOWN_GAPS: ReadonlyArray<{ call: string; role: Role; why: string }> = [
-  {
-    call: 'GET /{city}/api/group_chat/operator_departments/',
-    role: 'Captain',
-    why: 'club.schema.json serves operator_departments and captain_departments as one resource (aliases), so the Captain\'s read and update reach both paths; splitting needs a schema change of its API block',
-  },
-  { call: 'PUT /{city}/api/group_chat/operator_departments/{id}/', role: 'Captain', why: 'the same shared club resource' },
-  { call: 'GET /{city}/api/group_chat/operator_departments/qr_club_code/', role: 'Captain', why: 'the same shared club resource' },
-];
+export const KNOWN_GAPS: ReadonlyArray<{ call: string; role: Role; why: string }> = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { subject } from '@casl/ability';
-import { defineAbilityFor, ownedRows } from '@/shared/ability';
-import { getResource } from '@/shared/registry';
+import { callSubject, defineAbilityFor, ownedRows } from '@/shared/ability';
+import { buildRegistry, getResource } from '@/shared/registry';
 import { effectiveRole, type City, type Role } from '@/shared/roles';
 
 const city = (name: string, id = 1): City => ({ id, name, name_ja: name });
@@ -106,5 +106,31 @@ describe('own rows as CASL conditions (000 6: shops, school, group and classes)'
   });
   it('gives nothing of a limited resource to a profile without values', () => {
     expect(ownedRows(getResource('school'), as('President'))).toEqual([{ field: 'id', values: [] }]);
+  });
+});
+
+describe('per-path roles of one resource (pathRoles; 000 6 club, 001 7.12)', () => {
+  const club = getResource('club');
+  const operatorList = callSubject(club, 'GET', '/{city}/api/group_chat/operator_departments/');
+  const operatorUpdate = callSubject(club, 'PUT', '/{city}/api/group_chat/operator_departments/{id}/');
+  it('keeps the Captain off the operator paths of the clubs, and lets the Operator use them', () => {
+    const captain = defineAbilityFor(user('Member', ['kobe'], true), 'kobe');
+    expect(captain.can('read', 'club')).toBe(true);
+    expect(captain.can('read', operatorList)).toBe(false);
+    expect(captain.can('update', operatorUpdate)).toBe(false);
+    const op = defineAbilityFor(user('Operator', ['kobe']), 'kobe');
+    expect(op.can('read', operatorList)).toBe(true);
+    expect(op.can('update', operatorUpdate)).toBe(true);
+  });
+  it('limits the Captain to the clubs whose captain has his username', () => {
+    expect(ownedRows(club, { ...user('Member', ['kobe'], true), username: 'captain' })).toEqual([
+      { field: 'captain', values: ['captain'], through: { resource: 'club_user', field: 'username' } },
+    ]);
+    expect(ownedRows(club, user('Operator', ['kobe']))).toEqual([]);
+  });
+  it('refuses pathRoles naming a path the call does not have', () => {
+    const schema = structuredClone(club.schema);
+    schema['x-resource'].api.list.pathRoles = { '/{city}/api/nowhere/': ['Operator'] };
+    expect(() => buildRegistry([schema, getResource('club_user').schema])).toThrow(/api\.list\.pathRoles names '\/\{city\}\/api\/nowhere\/'/);
   });
 });
