@@ -62,6 +62,11 @@ export async function recordBody(request: APIRequestContext, city: string, def: 
       const id = await someRowId(request, city, prop['x-ref'], depth);
       body[name] = isArray ? [id] : id;
     }
+    if (prop['x-ref-user']) {
+      // A user of the city must exist (x-ref-user): the signed-in demo user.
+      const me = (await (await request.get('/default/api/users/account')).json()) as { id: number; username: string };
+      body[name] = prop['x-ref-user'] === 'id' ? me.id : me.username;
+    }
     if (prop['x-upload']) {
       // Only required files are sent: some resources limit their files further (ad photo plans).
       const required = (def.schema.required ?? []).includes(name) || Number((prop as { minItems?: number }).minItems ?? 0) > 0;

@@ -63,18 +63,19 @@ test('the bell counts, resets a line on click and receives a live admin notice',
   expect((await json<{ count: number }>(page.request, '/kobe/api/notify-operator/unread_count/')).count).toBe(0);
 });
 
-test('an Advertiser sees the report counts only, reset locally', async ({ page }) => {
+test('an Advertiser sees the report and matching counts (000 6), not the admin notices; reports reset locally', async ({ page }) => {
   await signInQuickly(page, 'advertiser', 'kobe');
   const reports = await json<{ dish_report_count?: number; review_report_count?: number }>(page.request, '/kobe/api/dish-report/notification/');
   const dish = reports.dish_report_count ?? 0;
   const review = reports.review_report_count ?? 0;
-  await expect(bell(page)).toHaveAttribute('aria-label', `お知らせ（未読 ${dish + review} 件）`);
+  const matching = (await json<{ count: number }>(page.request, '/kobe/api/matching/notification/')).count;
+  await expect(bell(page)).toHaveAttribute('aria-label', `お知らせ（未読 ${dish + review + matching} 件）`);
   await bell(page).hover();
   await expect(page.getByTestId('bell-line-notice')).toHaveCount(0);
-  await expect(page.getByTestId('bell-line-matching')).toHaveCount(0);
+  await expect(page.getByTestId('bell-line-matching')).toHaveCount(1);
   await page.getByTestId('bell-line-dish').click();
-  await expect(bell(page)).toHaveAttribute('aria-label', `お知らせ（未読 ${review} 件）`);
+  await expect(bell(page)).toHaveAttribute('aria-label', `お知らせ（未読 ${review + matching} 件）`);
   // kept across a reload: the reports seen stay seen
   await page.reload();
-  await expect(bell(page)).toHaveAttribute('aria-label', `お知らせ（未読 ${review} 件）`);
+  await expect(bell(page)).toHaveAttribute('aria-label', `お知らせ（未読 ${review + matching} 件）`);
 });

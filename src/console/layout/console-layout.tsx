@@ -80,7 +80,8 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
         collapsed={collapsed}
         collapsedWidth={mobile ? 0 : 64}
         width={220}
-        style={mobile ? { position: 'fixed', height: '100vh', zIndex: 20, left: 0, top: 0 } : undefined}
+        // The sidebar scrolls on its own (a city's menu is long); the page scrolls the content.
+        style={mobile ? { position: 'fixed', height: '100vh', zIndex: 20, left: 0, top: 0 } : { position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
         data-testid="sidebar"
         data-collapsed={collapsed}
       >

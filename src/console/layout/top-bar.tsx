@@ -45,7 +45,7 @@ export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: T
   const ability = useAbility<AppAbility>();
   const cityPath = `/${encodeURIComponent(city)}`;
   return (
-    <Layout.Header style={{ background: token.colorBgContainer, padding: '0 12px', borderBottom: `1px solid ${token.colorBorderSecondary}`, height: 56, lineHeight: '56px' }}>
+    <Layout.Header style={{ position: 'sticky', top: 0, zIndex: 10, background: token.colorBgContainer, padding: '0 12px', borderBottom: `1px solid ${token.colorBorderSecondary}`, height: 56, lineHeight: '56px' }}>
       <Flex justify="space-between" align="center" style={{ height: '100%' }} gap={8}>
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
           {city !== MEMBER_CITY && (
