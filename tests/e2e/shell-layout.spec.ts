@@ -6,7 +6,7 @@
  * mobile layout at 800 px.
  */
 import { expect, test } from '@playwright/test';
-import { signInQuickly } from './helpers';
+import { signInQuickly, spaGoto } from './helpers';
 
 test('sidebar: kurashiki on two lines; collapsed state survives a reload (cookie)', async ({ page }) => {
   await signInQuickly(page, 'administrator', 'kurashiki');
@@ -97,11 +97,14 @@ test('back-to-top after 400 px of scroll; the help-centre notice slides in and l
   await signInQuickly(page, 'operator', 'kobe');
   await expect(page.getByTestId('help-notice')).toBeVisible();
   await expect(page.getByTestId('help-notice')).toHaveCount(0);
-  await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
-  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  // A long page: the advertisement form (the sidebar scrolls on its own, so the content must be long).
+  await spaGoto(page, '/kobe/advertisments/create');
+  await expect(page.locator('form').first()).toBeVisible();
+  const max = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  expect(max).toBeGreaterThan(420);
   await page.evaluate(() => window.scrollTo(0, 300));
   await expect(page.locator('.ant-float-btn')).toHaveCount(0);
-  await page.evaluate(() => window.scrollTo(0, 600));
+  await page.evaluate((y) => window.scrollTo(0, y), max);
   await expect(page.locator('.ant-float-btn')).toBeVisible();
   await page.locator('.ant-float-btn').click();
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
