@@ -1,7 +1,7 @@
 /**
  * The formats of 001 9 on screen and the maintenance page outside a city (000 2.3; issue 5):
  * a news item just made reads relative to now in the list (its absolute `YYYY/MM/DD HH:mm:ss` in a
- * tooltip) and as `YYYY年MM月DD日　HH:mm:ss` on its detail page; a 503 answered to the login page's
+ * tooltip) and as `YYYY年MM月DD日 HH:mm:ss` (a full-width space between) on its detail page; a 503 answered to the login page's
  * calls or on /city shows the maintenance page, whose reload brings the page back once the service is.
  */
 import { expect, test, type Page } from '@playwright/test';
