@@ -71,10 +71,17 @@ test('the login page shows the maintenance page when its sign-in call answers 50
   await expect(page.getByText(MAINTENANCE)).toBeHidden();
 });
 
-test('/city shows the maintenance page when the API answers 503', async ({ page }) => {
+test('/city shows the maintenance page when the API answers 503, and the session outlives it', async ({ page }) => {
   await signInQuickly(page, 'operator', CITY);
   await serviceDown(page);
   await page.goto('/city');
   await expect(page.getByText(MAINTENANCE)).toBeVisible();
   await expect(page).toHaveURL(/\/city$/);
+
+  // The 503 of the session check did not sign out: once the service is back, /city is still there.
+  await page.unroute('**/api/**');
+  await page.getByRole('button', { name: '再読み込み' }).click();
+  await expect(page.getByText(MAINTENANCE)).toBeHidden();
+  await expect(page).toHaveURL(/\/city$/);
+  await expect(page.getByRole('button', { name: '神戸市' })).toBeVisible();
 });

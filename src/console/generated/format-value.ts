@@ -136,7 +136,9 @@ function formatOne(prop: FieldSchema | undefined, value: unknown, t: (key: strin
     const i = values.findIndex((v) => String(v) === String(value));
     if (i >= 0 && labels[i]) return t(labels[i]);
   }
-  const format = prop?.format ?? (prop && baseType(prop) === 'array' ? itemsOf(prop).format : undefined);
+  // The JSON Schema format, else the date or time widget's (a string stored as 'YYYY-MM-DD' / 'HH:mm').
+  const widget = prop?.['x-widget'] === 'date' || prop?.['x-widget'] === 'time' ? prop['x-widget'] : undefined;
+  const format = prop?.format ?? widget ?? (prop && baseType(prop) === 'array' ? itemsOf(prop).format : undefined);
   if (format === 'date-time' || format === 'date' || format === 'time') return formatDateValue(format, value, place) ?? String(value);
   if (typeof value === 'boolean') return t(value ? 'actions.yes' : 'actions.no');
   if (typeof value === 'number') return formatNumber(value, locale);

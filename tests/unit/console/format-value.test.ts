@@ -48,6 +48,8 @@ describe('formatValue', () => {
     expect(formatValue(f({ format: 'time' }), '07:08:09', t)).toBe('07:08');
     expect(formatValue(f({ format: 'time' }), '7:05', t)).toBe('07:05');
     expect(formatValue(f({ format: 'time' }), 'noon', t)).toBe('noon');
+    expect(formatValue(f({ 'x-widget': 'time' }), '09:30:00', t)).toBe('09:30');
+    expect(formatValue(f({ 'x-widget': 'date' }), '2024-05-06', t)).toBe('2024年05月06日');
     expect(formatValue(f({ type: 'array', items: { type: 'string', format: 'date' } }), ['2024-05-06', '2024-12-31'], t)).toBe('2024年05月06日, 2024年12月31日');
     expect(formatValue(f({ format: 'date-time' }), 'not a date', t)).toBe('not a date');
     expect(formatValue(f({}), null, t)).toBe('');
