@@ -1,6 +1,6 @@
 /**
  * The formats of 001 9 on screen and the maintenance page outside a city (000 2.3; issue 5):
- * a news item just made reads relative to now in the list (its absolute `YYYY/MM/DD HH:mm:ss` in a
+ * a news item just made reads relative to now in the list, moving on with the clock (its absolute `YYYY/MM/DD HH:mm:ss` in a
  * tooltip) and as `YYYY年MM月DD日 HH:mm:ss` (a full-width space between) on its detail page; a 503 answered to the login page's
  * calls or on /city shows the maintenance page, whose reload brings the page back once the service is.
  */
@@ -32,6 +32,7 @@ async function serviceDown(page: Page): Promise<void> {
 }
 
 test('a list shows the creation time relative to now, the 001 9 date-time in its tooltip and on the detail page', async ({ page }) => {
+  await page.clock.install();
   await signInQuickly(page, 'operator', CITY);
   const title = `FORMATS ${Date.now()}`;
   const res = await page.request.post(fillPath(news.api.create!.path, { city: CITY }), { data: { title, description: 'd', attr: 'news' } });
@@ -45,6 +46,9 @@ test('a list shows the creation time relative to now, the 001 9 date-time in its
   await expect(created).toHaveText(/^(たった今|\d+分前)$/);
   await created.hover();
   await expect(page.getByRole('tooltip')).toHaveText(`${day.replace(/-/g, '/')} ${time}`);
+  // The relative time moves on with the clock (two minutes later, without a reload).
+  await page.clock.fastForward('02:00');
+  await expect(created).toHaveText(/^[23]分前$/);
 
   await row.getByRole('button', { name: '詳細' }).click();
   await expect(page).toHaveURL(new RegExp(`/${CITY}/news/show/${made.id}$`));

@@ -11,6 +11,7 @@ import { Image, Space, Tooltip } from 'antd';
 import { FilePdfOutlined } from '@ant-design/icons';
 import type { FieldSchema } from '@/shared/registry';
 import { currentLanguage } from '../i18n';
+import { useNow } from '../hooks/use-now';
 import { displayKind, formatRelative, formatValue, type DisplayPlace } from './format-value';
 import { RefLabel } from './ref-label';
 
@@ -32,6 +33,23 @@ function FileValue({ prop, url, size }: { prop: FieldSchema | undefined; url: st
     <a href={url} target="_blank" rel="noopener noreferrer">
       <FilePdfOutlined /> {fileName(url)}
     </a>
+  );
+}
+
+/**
+ * A date-time relative to now (kept current), its absolute text `text` in a tooltip; past the 001 9
+ * thresholds (two days) the absolute text alone.
+ */
+function RelativeTime({ value, text }: { value: string; text: string }) {
+  const { t } = useTranslation();
+  const ago = formatRelative(value, t, useNow());
+  if (!ago || ago === text) return <span>{text}</span>;
+  return (
+    <Tooltip title={text}>
+      <time dateTime={value} data-testid="relative-time">
+        {ago}
+      </time>
+    </Tooltip>
   );
 }
 
@@ -63,18 +81,7 @@ export function FieldValue({ prop, value, size = 40, resolveRefs = false, city, 
     );
   }
   const text = formatValue(prop, value, t, language, place);
-  if (relative && typeof value === 'string' && value) {
-    const ago = formatRelative(value, t);
-    if (ago) {
-      return (
-        <Tooltip title={text}>
-          <time dateTime={value} data-testid="relative-time">
-            {ago}
-          </time>
-        </Tooltip>
-      );
-    }
-  }
+  if (relative && typeof value === 'string' && value) return <RelativeTime value={value} text={text} />;
   if (resolveRefs && prop?.['x-ref'] && city && value !== null && value !== undefined && value !== '') {
     return (
       <Space wrap size={8}>
