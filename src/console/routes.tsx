@@ -4,13 +4,15 @@
  * instruction, app usage survey, bread FAQ and booking policy views, /401. Everything else is behind a
  * session: `/` (the root entry), the hidden /city page and `/:city/*` (the city gate, then the layout
  * and the city's pages, loaded lazily). Unknown paths go to /404. The logout mismatch modal (000 4)
- * sits above every route.
+ * sits above every route. A 503 on the login page, /city or the session check shows the maintenance
+ * page (MaintenanceGate; inside a city the layout shows it).
  */
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { Authenticated } from '@refinedev/core';
 import { rootPath } from './providers/account';
 import { useSession } from './hooks/use-session';
+import { MaintenanceGate } from './layout/maintenance-gate';
 import { Loading } from './pages/loading';
 import { STATIC_VIEWS, StaticViewPage, type StaticView } from './pages/static-view-page';
 
@@ -31,7 +33,15 @@ function RequireSession() {
   const { signedOut, profile } = useSession();
   if (signedOut && !profile) return <Navigate to="/login" replace />;
   return (
-    <Authenticated key="console" fallback={<Navigate to="/login" replace />} loading={<Loading />}>
+    <Authenticated
+      key="console"
+      fallback={
+        <MaintenanceGate>
+          <Navigate to="/login" replace />
+        </MaintenanceGate>
+      }
+      loading={<Loading />}
+    >
       <Outlet />
     </Authenticated>
   );
@@ -54,9 +64,11 @@ export function AppRoutes() {
         <Route
           path="/login"
           element={
-            <Authenticated key="login" fallback={<LoginPage />} loading={<Loading />}>
-              <Navigate to="/" replace />
-            </Authenticated>
+            <MaintenanceGate>
+              <Authenticated key="login" fallback={<LoginPage />} loading={<Loading />}>
+                <Navigate to="/" replace />
+              </Authenticated>
+            </MaintenanceGate>
           }
         />
         <Route path="/auth-redirect" element={<AuthRedirectPage />} />
@@ -69,7 +81,14 @@ export function AppRoutes() {
         <Route path="/404" element={<NotFoundPage />} />
         <Route element={<RequireSession />}>
           <Route path="/" element={<RootRedirect />} />
-          <Route path="/city" element={<CityPage />} />
+          <Route
+            path="/city"
+            element={
+              <MaintenanceGate>
+                <CityPage />
+              </MaintenanceGate>
+            }
+          />
           <Route path="/:city/*" element={<CityEntry />} />
         </Route>
         <Route path="*" element={<Navigate to="/404" replace />} />

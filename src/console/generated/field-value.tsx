@@ -1,15 +1,18 @@
 /**
- * One field's value in a list cell or a detail page: text as `formatValue` makes it; images as a
+ * One field's value in a list cell or a detail page: text as `formatValue` makes it (dates in the
+ * 001 9 formats of the place); a creation time in a list relative to now (`formatRelative`) with the
+ * absolute `YYYY/MM/DD HH:mm:ss` in a tooltip; images as a
  * thumbnail whose full-screen preview closes on a click outside the image, its close button or
  * Escape (antd Image); PDFs as a link opening in a new tab; on detail pages an `x-ref` id also
  * shows the referenced row's label.
  */
 import { useTranslation } from 'react-i18next';
-import { Image, Space } from 'antd';
+import { Image, Space, Tooltip } from 'antd';
 import { FilePdfOutlined } from '@ant-design/icons';
 import type { FieldSchema } from '@/shared/registry';
 import { currentLanguage } from '../i18n';
-import { displayKind, formatValue } from './format-value';
+import { useNow } from '../hooks/use-now';
+import { displayKind, formatRelative, formatValue, type DisplayPlace } from './format-value';
 import { RefLabel } from './ref-label';
 
 function fileName(url: string): string {
@@ -33,6 +36,23 @@ function FileValue({ prop, url, size }: { prop: FieldSchema | undefined; url: st
   );
 }
 
+/**
+ * A date-time relative to now (kept current), its absolute text `text` in a tooltip; past the 001 9
+ * thresholds (two days) the absolute text alone.
+ */
+function RelativeTime({ value, text }: { value: string; text: string }) {
+  const { t } = useTranslation();
+  const ago = formatRelative(value, t, useNow());
+  if (!ago || ago === text) return <span>{text}</span>;
+  return (
+    <Tooltip title={text}>
+      <time dateTime={value} data-testid="relative-time">
+        {ago}
+      </time>
+    </Tooltip>
+  );
+}
+
 export interface FieldValueProps {
   prop: FieldSchema | undefined;
   value: unknown;
@@ -41,21 +61,27 @@ export interface FieldValueProps {
   /** Show the referenced row's label for `x-ref` fields (detail pages). */
   resolveRefs?: boolean;
   city?: string;
+  /** List cell or detail page (the date-time format, 001 9); default list. */
+  place?: DisplayPlace;
+  /** Show a date-time relative to now, the absolute time in a tooltip (a list's creation time). */
+  relative?: boolean;
 }
 
-export function FieldValue({ prop, value, size = 40, resolveRefs = false, city }: FieldValueProps) {
+export function FieldValue({ prop, value, size = 40, resolveRefs = false, city, place = 'list', relative = false }: FieldValueProps) {
   const { t } = useTranslation();
+  const language = currentLanguage();
   const items = Array.isArray(value) ? value : [value];
   if (items.some((v) => displayKind(prop, v) !== 'text')) {
     return (
       <Space wrap size={8}>
         {items.map((v, i) =>
-          displayKind(prop, v) === 'text' ? <span key={i}>{formatValue(prop, v, t)}</span> : <FileValue key={i} prop={prop} url={String(v)} size={size} />,
+          displayKind(prop, v) === 'text' ? <span key={i}>{formatValue(prop, v, t, language, place)}</span> : <FileValue key={i} prop={prop} url={String(v)} size={size} />,
         )}
       </Space>
     );
   }
-  const text = formatValue(prop, value, t, currentLanguage());
+  const text = formatValue(prop, value, t, language, place);
+  if (relative && typeof value === 'string' && value) return <RelativeTime value={value} text={text} />;
   if (resolveRefs && prop?.['x-ref'] && city && value !== null && value !== undefined && value !== '') {
     return (
       <Space wrap size={8}>

@@ -1,16 +1,16 @@
 /**
  * How a field's value reads in lists and detail pages: enum values by their translated
- * `x-enum-labels` (also inside arrays), date-times as `YYYY/MM/DD HH:mm` (001 9 formats), dates as
- * `YYYY/MM/DD`, booleans as yes/no, numbers with thousands separators (001 9 Interface), arrays as a
+ * `x-enum-labels` (also inside arrays), dates and times in the formats of 001 9 (dates
+ * `YYYY年MM月DD日`, date-times `YYYY/MM/DD HH:mm:ss` in list cells and `YYYY年MM月DD日 HH:mm:ss`
+ * (a full-width space between) on detail pages, times of day `HH:mm`), creation times in lists relative to now (001 9 thresholds),
+ * booleans as yes/no, numbers with thousands separators (001 9 Interface), arrays as a
  * comma-separated list. `displayKind` says which values are files: images get a thumbnail, PDFs a link.
  */
 import dayjs from 'dayjs';
 import type { FieldSchema } from '@/shared/registry';
 import { baseType, enumLabelKeys, enumValues, itemsOf } from './field-kinds';
 
-/** Display format of date-times in lists and detail pages. */
-export const DATE_TIME_FORMAT = 'YYYY/MM/DD HH:mm';
-/** Display format of dates. */
+/** Input format of the date pickers of the list filters (typed as 2001/01/01). */
 export const DATE_FORMAT = 'YYYY/MM/DD';
 
 /** The formats of 001 9 (Time and timing), by use. */
@@ -27,20 +27,34 @@ export const FORMATS = {
   iso: 'YYYY-MM-DDTHH:mm:ssZ',
 } as const;
 
+/** Where a value is shown: a list cell (compact) or a detail page (long form). */
+export type DisplayPlace = 'list' | 'detail';
+
+/** The 001 9 format of a date-time, by where it is shown. */
+export const DATE_TIME_FORMATS: Record<DisplayPlace, string> = { list: FORMATS.dateTimeSeconds, detail: FORMATS.dateTimeJa };
+
+/**
+ * Whether a list column shows its date-times relative to now (with the absolute time in a tooltip):
+ * the record's creation time, the resource's `createdField` (x-resource), when it is a date-time.
+ */
+export function isRelativeField(field: string, prop: FieldSchema | undefined, createdField: string | null): boolean {
+  return !!createdField && field === createdField && prop?.format === 'date-time';
+}
+
 /** A day in ms (001 9). */
 export const DAY_MS = 86_400_000;
 
 /**
  * A date-time relative to `now` (001 9 thresholds 30 s, 1 hour, 1 day, 2 days): under 30 s 'just
  * now'; under an hour whole minutes ago (rounded up); under a day hours ago (rounded up); under two
- * days 'yesterday'; older (or in the future) the date as `YYYY/MM/DD HH:mm`. `t` translates the
+ * days 'yesterday'; older (or in the future) the date as `YYYY/MM/DD HH:mm:ss`. `t` translates the
  * `lists.relative.*` keys; `value` is anything dayjs reads; an unreadable value answers ''.
  */
 export function formatRelative(value: unknown, t: (key: string, params?: Record<string, unknown>) => string, now: number = Date.now()): string {
   const d = dayjs(value as string);
   if (!d.isValid()) return '';
   const seconds = (now - d.valueOf()) / 1000;
-  if (seconds < 0 || seconds >= (2 * DAY_MS) / 1000) return d.format(DATE_TIME_FORMAT);
+  if (seconds < 0 || seconds >= (2 * DAY_MS) / 1000) return d.format(FORMATS.dateTimeSeconds);
   if (seconds < 30) return t('lists.relative.justNow');
   if (seconds < 3600) return t('lists.relative.minutes', { count: Math.ceil(seconds / 60) });
   if (seconds < DAY_MS / 1000) return t('lists.relative.hours', { count: Math.ceil(seconds / 3600) });
@@ -97,7 +111,24 @@ export function formatNumber(value: number, locale = 'ja'): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(value);
 }
 
-function formatOne(prop: FieldSchema | undefined, value: unknown, t: (key: string) => string, locale: string): string {
+const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * A date, date-time or time of day (JSON Schema `format` date, date-time, time) in its 001 9 format:
+ * dates `YYYY年MM月DD日`, date-times as `DATE_TIME_FORMATS[place]`, times `HH:mm`. An unreadable value
+ * answers undefined.
+ */
+export function formatDateValue(format: string, value: unknown, place: DisplayPlace = 'list'): string | undefined {
+  if (format === 'time') {
+    const m = TIME_OF_DAY.exec(String(value));
+    return m ? `${m[1].padStart(2, '0')}:${m[2]}` : undefined;
+  }
+  const d = dayjs(String(value));
+  if (!d.isValid()) return undefined;
+  return d.format(format === 'date' ? FORMATS.dateJa : DATE_TIME_FORMATS[place]);
+}
+
+function formatOne(prop: FieldSchema | undefined, value: unknown, t: (key: string) => string, locale: string, place: DisplayPlace): string {
   if (value === undefined || value === null || value === '') return '';
   const values = prop ? enumValues(prop) : undefined;
   const labels = prop ? enumLabelKeys(prop) : undefined;
@@ -105,11 +136,10 @@ function formatOne(prop: FieldSchema | undefined, value: unknown, t: (key: strin
     const i = values.findIndex((v) => String(v) === String(value));
     if (i >= 0 && labels[i]) return t(labels[i]);
   }
-  const format = prop?.format ?? (prop && baseType(prop) === 'array' ? itemsOf(prop).format : undefined);
-  if (format === 'date-time' || format === 'date') {
-    const d = dayjs(String(value));
-    return d.isValid() ? d.format(format === 'date' ? DATE_FORMAT : DATE_TIME_FORMAT) : String(value);
-  }
+  // The JSON Schema format, else the date or time widget's (a string stored as 'YYYY-MM-DD' / 'HH:mm').
+  const widget = prop?.['x-widget'] === 'date' || prop?.['x-widget'] === 'time' ? prop['x-widget'] : undefined;
+  const format = prop?.format ?? widget ?? (prop && baseType(prop) === 'array' ? itemsOf(prop).format : undefined);
+  if (format === 'date-time' || format === 'date' || format === 'time') return formatDateValue(format, value, place) ?? String(value);
   if (typeof value === 'boolean') return t(value ? 'actions.yes' : 'actions.no');
   if (typeof value === 'number') return formatNumber(value, locale);
   if (typeof value === 'object') return JSON.stringify(value);
@@ -118,14 +148,15 @@ function formatOne(prop: FieldSchema | undefined, value: unknown, t: (key: strin
 
 /**
  * The text of `value` for a field described by `prop`, translated with `t`; `locale` is the
- * interface language (number separators). Arrays read as 'a, b, c'.
+ * interface language (number separators); `place` picks the date-time format (list or detail).
+ * Arrays read as 'a, b, c'.
  */
-export function formatValue(prop: FieldSchema | undefined, value: unknown, t: (key: string) => string, locale = 'ja'): string {
+export function formatValue(prop: FieldSchema | undefined, value: unknown, t: (key: string) => string, locale = 'ja', place: DisplayPlace = 'list'): string {
   if (Array.isArray(value)) {
     return value
-      .map((v) => formatOne(prop, v, t, locale))
+      .map((v) => formatOne(prop, v, t, locale, place))
       .filter((s) => s !== '')
       .join(', ');
   }
-  return formatOne(prop, value, t, locale);
+  return formatOne(prop, value, t, locale, place);
 }

@@ -29,7 +29,7 @@ import { ColumnChooser, defaultColumns, validColumns } from './column-chooser';
 import { DateRangeFilter, isRangeFilter } from './date-range-filter';
 import { ExportButton } from './export-button';
 import { FieldValue } from './field-value';
-import { formatCompactNumber, formatNumber } from './format-value';
+import { formatCompactNumber, formatNumber, isRelativeField } from './format-value';
 import { actionLabel, listActions } from './record-action-defs';
 import { RecordActions } from './record-actions';
 import { useRecordCommands } from './record-commands';
@@ -80,7 +80,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         sorter: sortable,
         sortOrder: sortable ? (getDefaultSortOrder(field, sorters) ?? null) : undefined,
         ellipsis: prop.type === 'string' && !prop.enum && !prop.format && !prop['x-upload'] && prop['x-widget'] !== 'image-url',
-        render: (value: unknown) => <FieldValue prop={prop} value={value} />,
+        render: (value: unknown) => <FieldValue prop={prop} value={value} relative={isRelativeField(field, prop, def.createdField)} />,
       };
     });
     cols.push({

@@ -14,7 +14,7 @@ export function ShowBody({ def, record, city }: { def: ResourceDef; record: Base
   const items = Object.entries(def.schema.properties).map(([field, prop]) => ({
     key: field,
     label: t(prop.title),
-    children: <FieldValue prop={prop} value={record[field]} size={120} resolveRefs city={city} />,
+    children: <FieldValue prop={prop} value={record[field]} size={120} resolveRefs city={city} place="detail" />,
   }));
   return <Descriptions bordered column={1} items={items} data-testid="show-fields" />;
 }

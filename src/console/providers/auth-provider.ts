@@ -131,9 +131,9 @@ export const authProvider: AuthProvider = {
     try {
       profile = await fetchAccount();
     } catch (e) {
-      // No session (401), or no answer at all (status 0: offline, or a request cut by leaving the page):
-      // nothing to sign out of here.
-      if (isApiError(e) && (e.status === 401 || e.status === 0)) return { authenticated: false, redirectTo: '/login', error: e as Error };
+      // No session (401), no answer at all (status 0: offline, or a request cut by leaving the page), or
+      // the service under maintenance (503: the maintenance page shows): nothing to sign out of here.
+      if (isApiError(e) && (e.status === 401 || e.status === 0 || e.status === 503)) return { authenticated: false, redirectTo: '/login', error: e as Error };
       // 001 8: a failed user-info fetch signs out, shows the error or 'Verification failed…', goes to /.
       await signOutWith(userInfoFailure(e));
       return { authenticated: false, logout: true, redirectTo: '/', error: e as Error };

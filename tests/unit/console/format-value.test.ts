@@ -1,10 +1,10 @@
 /**
  * How values read in list columns and detail pages (001 9 formats and Interface): booleans, numbers
- * with thousands separators, arrays, enum labels (also inside arrays), dates as YYYY/MM/DD HH:mm, and
+ * with thousands separators, arrays, enum labels (also inside arrays), dates in the 001 9 formats, and
  * which values are shown as image thumbnails or PDF links. Also the coercions of x-coerce/x-drop-null.
  */
 import { describe, expect, it } from 'vitest';
-import { displayKind, formatNumber, formatValue } from '@/console/generated/format-value';
+import { displayKind, formatNumber, formatValue, isRelativeField } from '@/console/generated/format-value';
 import { coerceIn, coerceOut } from '@/console/generated/coerce';
 import { createI18n } from '@/shared/i18n';
 import type { FieldSchema } from '@/shared/registry';
@@ -40,13 +40,32 @@ describe('formatValue', () => {
     expect(formatValue(attr, 'other', t)).toBe('other');
   });
 
-  it('date-times as YYYY/MM/DD HH:mm, dates as YYYY/MM/DD, empty values as nothing', () => {
-    expect(formatValue(f({ format: 'date-time' }), '2024-05-06T07:08:09', t)).toBe('2024/05/06 07:08');
-    expect(formatValue(f({ format: 'date' }), '2024-05-06', t)).toBe('2024/05/06');
+  it('date-times as YYYY/MM/DD HH:mm:ss in lists and YYYY年MM月DD日　HH:mm:ss on detail pages, dates as YYYY年MM月DD日, times as HH:mm (001 9), empty values as nothing', () => {
+    expect(formatValue(f({ format: 'date-time' }), '2024-05-06T07:08:09', t)).toBe('2024/05/06 07:08:09');
+    expect(formatValue(f({ format: 'date-time' }), '2024-05-06T07:08:09', t, 'ja', 'detail')).toBe('2024年05月06日\u300007:08:09');
+    expect(formatValue(f({ format: 'date' }), '2024-05-06', t)).toBe('2024年05月06日');
+    expect(formatValue(f({ format: 'date' }), '2024-05-06', t, 'en', 'detail')).toBe('2024年05月06日');
+    expect(formatValue(f({ format: 'time' }), '07:08:09', t)).toBe('07:08');
+    expect(formatValue(f({ format: 'time' }), '7:05', t)).toBe('07:05');
+    expect(formatValue(f({ format: 'time' }), 'noon', t)).toBe('noon');
+    expect(formatValue(f({ 'x-widget': 'time' }), '09:30:00', t)).toBe('09:30');
+    expect(formatValue(f({ 'x-widget': 'date' }), '2024-05-06', t)).toBe('2024年05月06日');
+    expect(formatValue(f({ type: 'array', items: { type: 'string', format: 'date' } }), ['2024-05-06', '2024-12-31'], t)).toBe('2024年05月06日, 2024年12月31日');
     expect(formatValue(f({ format: 'date-time' }), 'not a date', t)).toBe('not a date');
     expect(formatValue(f({}), null, t)).toBe('');
     expect(formatValue(f({}), undefined, t)).toBe('');
     expect(formatValue(f({ type: 'object' }), { a: 1 }, t)).toBe('{"a":1}');
+  });
+});
+
+describe('isRelativeField', () => {
+  it("only the resource's creation time (createdField) of format date-time reads relative to now in lists", () => {
+    expect(isRelativeField('created_at', f({ format: 'date-time' }), 'created_at')).toBe(true);
+    expect(isRelativeField('create_at', f({ format: 'date-time' }), 'create_at')).toBe(true);
+    expect(isRelativeField('published_at', f({ format: 'date-time' }), 'created_at')).toBe(false);
+    expect(isRelativeField('created_at', f({ format: 'date' }), 'created_at')).toBe(false);
+    expect(isRelativeField('created_at', f({ format: 'date-time' }), null)).toBe(false);
+    expect(isRelativeField('created_at', undefined, 'created_at')).toBe(false);
   });
 });
 

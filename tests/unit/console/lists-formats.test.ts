@@ -25,7 +25,7 @@ describe('formatRelative', () => {
     expect(formatRelative(ago(DAY_MS - 1000), t, now)).toBe('24時間前');
     expect(formatRelative(ago(DAY_MS), t, now)).toBe('昨日');
     expect(formatRelative(ago(2 * DAY_MS - 1000), t, now)).toBe('昨日');
-    expect(formatRelative(ago(2 * DAY_MS), t, now)).toBe('2026/03/08 12:00');
+    expect(formatRelative(ago(2 * DAY_MS), t, now)).toBe('2026/03/08 12:00:00');
     expect(formatRelative('not a date', t, now)).toBe('');
   });
   it('speaks the interface language', () => {

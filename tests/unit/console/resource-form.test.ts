@@ -88,7 +88,7 @@ describe('list values', () => {
   it('formats enum labels, dates and empty values', () => {
     const def = getResource('news');
     expect(formatValue(def.schema.properties.attr, 'event', t)).toBe('イベント');
-    expect(formatValue(def.schema.properties.create_at, '2024-05-06T07:08:09', t)).toBe('2024/05/06 07:08');
+    expect(formatValue(def.schema.properties.create_at, '2024-05-06T07:08:09', t)).toBe('2024/05/06 07:08:09');
     expect(formatValue(def.schema.properties.title, null, t)).toBe('');
   });
 });
