@@ -58,10 +58,10 @@ export function AutologinPage() {
         navigate(outcome.to, { replace: true });
         return;
       }
-      // the login page shows the reason once (signOutWith)
+      // The login page shows the reason once (signOutWith keeps it across the reload). A full load of
+      // `/` starts the signed-out console afresh, which sends it on to /login.
       await signOutWith(outcome.failure);
-      await invalidateAuth();
-      navigate('/', { replace: true });
+      globalThis.location.replace('/');
     });
     return () => {
       live = false;
