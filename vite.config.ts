@@ -5,7 +5,7 @@
  * gzip). The layout, the generated list/form/show pages and RJSF (with ajv) are lazy chunks, split
  * by their dynamic imports. `dist/console/.vite/manifest.json` lists every chunk and its imports.
  */
-import type { UserConfig } from 'vite';
+import type { Plugin, UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 
@@ -19,9 +19,26 @@ const api = 'http://127.0.0.1:8080';
 const SIDE_EFFECT_FREE =
   /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unist-[^\\/]+|unified|vfile[^\\/]*|property-information|space-separated-tokens|comma-separated-tokens|decode-named-character-reference|character-entities[^\\/]*|trim-lines|devlop|bail|is-plain-obj|trough|html-url-attributes|estree-util-[^\\/]+|style-to-[^\\/]+|inline-style-parser|ccount|markdown-table|longest-streak|zwitch|escape-string-regexp|papaparse)[\\/]/;
 
+/**
+ * The console does not need a schema's demo records (its top-level `examples`, a sixth of the schemas'
+ * size: the server seeds them): they are left out of the console's copy of schemas/*.schema.json.
+ */
+function schemasWithoutDemoRecords(): Plugin {
+  return {
+    name: 'schemas-without-demo-records',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]schemas[\\/][^\\/]+\.schema\.json$/.test(id)) return null;
+      const schema = JSON.parse(code) as Record<string, unknown>;
+      delete schema.examples;
+      return { code: JSON.stringify(schema), map: null };
+    },
+  };
+}
+
 export default function config(): UserConfig {
   return {
-    plugins: [react()],
+    plugins: [schemasWithoutDemoRecords(), react()],
     resolve: { alias: { '@': resolve(import.meta.dirname, 'src') } },
     server: {
       port: 5173,

@@ -2,7 +2,7 @@
  * The console's wiring (DESIGN.md 'Console'; refine's example apps): providers and resources only.
  * Router: react-router 7 through @refinedev/react-router. Data, auth and access control come from
  * ./providers; resources from the city's menu manifest for the signed-in role; i18n from
- * react-i18next; notifications from @refinedev/antd. Nothing here imports the registry (the data
+ * react-i18next; notifications from antd (providers/notification-provider.ts). Nothing here imports the registry (the data
  * provider and the ability load it lazily), so the login page stays small (≤ 350 KB gzip).
  */
 import { useEffect, useMemo } from 'react';
@@ -10,7 +10,7 @@ import { BrowserRouter } from 'react-router';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Refine } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
-import { useNotificationProvider } from '@refinedev/antd';
+import { useNotificationProvider } from './providers/notification-provider';
 import { i18n } from './i18n';
 import { AntdConfigProvider } from './layout/antd-config-provider';
 import { accessControlProvider } from './providers/access-control-provider';

@@ -1,9 +1,13 @@
 /**
  * The console's i18next instance: the catalogues of locales/<language>/*.json, the language kept in
  * localStorage under STORAGE_LANGUAGE, Japanese when nothing (or something unknown) is stored (000 1,
- * 000 4 persisted UI state). Only the languages in use are loaded (Japanese, the fallback, and the
- * chosen one; another on a switch), each namespace file as its own lazy chunk: the login page does
- * not carry all four catalogues. Importing this module waits until the first ones are in.
+ * 000 4 persisted UI state). Only what is in use is loaded (issue 5: the login page's JS budget):
+ * - languages: Japanese (the fallback) and the chosen one; another on a switch;
+ * - namespaces: the boot namespaces (BOOT_NAMESPACES: the sign-in, city choice, open pages, errors)
+ *   at start; every other namespace of locales/<language>/ (resources, fields, menus, lists, …) only
+ *   when the console inside a city asks for it (`loadConsoleCatalogues`, awaited by the city entry).
+ * Each namespace file is its own lazy chunk. Importing this module waits until the boot ones are in.
+ * Components re-render when a catalogue arrives later (react-i18next `bindI18nStore: 'added'`).
  */
 import i18next from 'i18next';
 import { DEFAULT_LANGUAGE, LANGUAGES, STORAGE_LANGUAGE, type Language } from '@/shared/constants';
@@ -12,6 +16,20 @@ type Tree = Record<string, unknown>;
 
 /** Every namespace file of every language, loaded on demand (Vite makes one chunk per file). */
 const FILES = import.meta.glob<Tree>('../../locales/*/*.json', { import: 'default' });
+
+/**
+ * Namespaces the pages outside a city need (login, /city, /401, /404, open views, sign-in flows,
+ * the error catalogue of 001 8, the maintenance page). Every other namespace is a console one.
+ */
+export const BOOT_NAMESPACES: readonly string[] = ['common', 'access', 'console', 'shell'];
+
+/** Which part of a language's catalogue: the boot namespaces or all the others. */
+export type CatalogueScope = 'boot' | 'console';
+
+/** The namespace of a catalogue file path (`…/locales/ja/common.json` → `common`). */
+function namespaceOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
+}
 
 /** The stored language when it is a supported one, else Japanese. */
 export function storedLanguage(): Language {
@@ -38,21 +56,52 @@ export function mergeTrees(parts: readonly Tree[]): Tree {
 
 /** The one i18next instance of the console. */
 export const i18n = i18next.createInstance();
-void i18n.init({ resources: {}, lng: storedLanguage(), fallbackLng: DEFAULT_LANGUAGE, initAsync: false, interpolation: { escapeValue: false } });
+void i18n.init({
+  resources: {},
+  lng: storedLanguage(),
+  fallbackLng: DEFAULT_LANGUAGE,
+  initAsync: false,
+  interpolation: { escapeValue: false },
+  // A catalogue part added after the first render (the console namespaces) re-renders its readers.
+  react: { bindI18nStore: 'added' },
+});
 
-const loading = new Map<Language, Promise<void>>();
+const loading = new Map<string, Promise<void>>();
+/** Set once the console inside a city has asked for its namespaces: a language switch loads them too. */
+let consoleWanted = false;
 
-/** Loads the catalogue of `lng` once (every namespace file of locales/<lng>/). */
-export function loadLanguage(lng: Language): Promise<void> {
-  let p = loading.get(lng);
+/**
+ * Loads one part of the catalogue of `lng` once: the boot namespaces or every other namespace file
+ * of locales/<lng>/, merged into the one `translation` namespace. Resolves when i18next has it.
+ */
+export function loadCatalogue(lng: Language, scope: CatalogueScope): Promise<void> {
+  const key = `${lng}:${scope}`;
+  let p = loading.get(key);
   if (!p) {
-    const files = Object.entries(FILES).filter(([path]) => path.includes(`/locales/${lng}/`));
+    const files = Object.entries(FILES).filter(
+      ([path]) => path.includes(`/locales/${lng}/`) && BOOT_NAMESPACES.includes(namespaceOf(path)) === (scope === 'boot'),
+    );
     p = Promise.all(files.map(([, load]) => load())).then((parts) => {
       i18n.addResourceBundle(lng, 'translation', mergeTrees(parts), true, true);
     });
-    loading.set(lng, p);
+    loading.set(key, p);
   }
   return p;
+}
+
+/** Loads what `lng` needs now: its boot namespaces, and the console ones once a city is entered. */
+export function loadLanguage(lng: Language): Promise<void> {
+  return Promise.all([loadCatalogue(lng, 'boot'), consoleWanted ? loadCatalogue(lng, 'console') : undefined]).then(() => undefined);
+}
+
+/**
+ * The console namespaces (resources, fields, enums, menus, lists, rules, …) of Japanese and the
+ * current language; the city entry awaits this before the console renders. Later switches load them
+ * for the new language too.
+ */
+export function loadConsoleCatalogues(): Promise<void> {
+  consoleWanted = true;
+  return Promise.all([loadCatalogue(DEFAULT_LANGUAGE, 'console'), loadCatalogue(currentLanguage(), 'console')]).then(() => undefined);
 }
 
 // A language chosen by other means than `switchLanguage` still gets its catalogue.
@@ -65,9 +114,17 @@ await Promise.all([loadLanguage(DEFAULT_LANGUAGE), loadLanguage(storedLanguage()
 await i18n.changeLanguage(storedLanguage());
 if (typeof document !== 'undefined') document.documentElement.lang = storedLanguage();
 
+/** Other per-language resources to load before a switch takes effect (antd's and dayjs's locales). */
+const switchLoaders: ((lng: Language) => Promise<unknown>)[] = [];
+
+/** Registers `load`, awaited with the catalogue by every `switchLanguage` before the language changes. */
+export function beforeLanguageSwitch(load: (lng: Language) => Promise<unknown>): void {
+  switchLoaders.push(load);
+}
+
 /** Switches the interface language (loading its catalogue first) and keeps it in localStorage. */
 export async function switchLanguage(lng: Language): Promise<void> {
-  await loadLanguage(lng);
+  await Promise.all([loadLanguage(lng), ...switchLoaders.map((load) => load(lng))]);
   await i18n.changeLanguage(lng);
   try {
     localStorage.setItem(STORAGE_LANGUAGE, lng);

@@ -10,6 +10,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { Authenticated } from '@refinedev/core';
+import { loadConsoleCatalogues } from './i18n';
 import { rootPath } from './providers/account';
 import { useSession } from './hooks/use-session';
 import { MaintenanceGate } from './layout/maintenance-gate';
@@ -26,7 +27,10 @@ const AddTeacherPage = lazy(() => import('./pages/add-teacher-page').then((m) =>
 const MyNumberPage = lazy(() => import('./pages/mynumber-page').then((m) => ({ default: m.MyNumberPage })));
 const AutologinPage = lazy(() => import('./pages/autologin-page').then((m) => ({ default: m.AutologinPage })));
 const LogoutMismatchModal = lazy(() => import('./pages/logout-mismatch-modal').then((m) => ({ default: m.LogoutMismatchModal })));
-const CityEntry = lazy(() => import('./layout/city-entry').then((m) => ({ default: m.CityEntry })));
+// The console inside a city also needs its catalogue's console namespaces (i18n.ts): loaded with it.
+const CityEntry = lazy(() =>
+  Promise.all([import('./layout/city-entry'), loadConsoleCatalogues()]).then(([m]) => ({ default: m.CityEntry })),
+);
 
 /** The protected area: a session is required; a sign-out (e.g. failed refresh) goes to /login. */
 function RequireSession() {

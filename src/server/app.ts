@@ -12,6 +12,7 @@ import { HttpError } from './http-error';
 import { registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
+import { registerChatUnreadRoutes } from './routes/chat-unread';
 import { registerCityRoutes } from './routes/cities';
 import { registerFileRoutes } from './routes/files';
 import { registerNoticeStream } from './routes/notice-stream';
@@ -72,6 +73,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerCityRoutes(app);
   registerUserRoutes(app);
   registerNoticeStream(app);
+  registerChatUnreadRoutes(app);
   await registerFileRoutes(app, { config, resources });
   registerResourceRoutes(app, resources);
   registerSavedViewRoutes(app);

@@ -76,7 +76,7 @@ export function ownedRows(def: Pick<ResourceDef, 'owner' | 'schema'>, profile: A
  * - Every role, the Administrator included, can do what each schema's `x-resource.permissions`
  *   lists for it (an action with `roles` is checked on `<resource>#<action>`), limited to its own rows
  *   where the schema's `x-resource.owner` says so (as CASL conditions, for `subject(...)` checks on a
- *   row), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city) lists. A call path listed in
+ *   row), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city, chat_unread) lists. A call path listed in
  *   its `pathRoles` is checked on its own subject (`callSubject`), allowed to those roles only.
  * - Routes of the Specifics (`route:<route>`) and pages (`page:<name>`; name → allowed roles, none =
  *   every signed-in role) can be read by their roles, and always by the Operator (000 6 "Operator

@@ -24,13 +24,15 @@ export type PlaceholderPage = (typeof PLACEHOLDER_PAGES)[number];
  * Subjects that are not registry resources, served by hand-written routes, with the roles allowed
  * each action (000 6: the user pages are Administrator and Operator; everybody reads and updates
  * their own account; uploads by whoever may create content; a city's settings are changed by the
- * Administrator).
+ * Administrator; the chat unread count is seen, and written by the chat service, for the roles that
+ * have the chat entry, 000 6 Specifics 'chat list also Administrator').
  */
 export const HAND_WRITTEN_SUBJECTS: Record<string, Partial<Record<'read' | 'create' | 'update' | 'delete', Array<Role | '*'>>>> = {
   user: { read: ['Administrator', 'Operator'], create: ['Administrator', 'Operator'], update: ['Administrator', 'Operator'], delete: ['Administrator', 'Operator'] },
   account: { read: ['*'], update: ['*'] },
   file: { create: ['*'], read: ['*'] },
   city: { read: ['*'], update: ['Administrator'] },
+  chat_unread: { read: ['Administrator', 'Operator'], update: ['Administrator', 'Operator'] },
 };
 
 /** Icon names a manifest entry may use; the console maps each to an @ant-design/icons component. */

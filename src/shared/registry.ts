@@ -137,6 +137,7 @@ export interface ResourceSchema {
     createdField?: string;
     scope?: 'city' | 'global';
     singleton?: boolean;
+    live?: boolean;
     optimisticDelete?: boolean;
     actions?: ActionDef[];
     api: Partial<Record<ApiOperation, ApiCall>> & { list: ApiCall };
@@ -178,6 +179,8 @@ export interface ResourceDef {
   scope: 'city' | 'global';
   /** One record per city (settings): show and update have no {id}. */
   singleton: boolean;
+  /** Created rows are announced to every server process (NOTIFY, src/server/events/record-events.ts). */
+  live: boolean;
   /** The console deletes optimistically (row gone at once, restored on refusal). */
   optimisticDelete: boolean;
   actions: ActionDef[];
@@ -217,6 +220,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       writableFields: fields.filter((f) => !schema.properties[f].readOnly),
       scope: x.scope ?? 'city',
       singleton: x.singleton ?? false,
+      live: x.live ?? false,
       optimisticDelete: x.optimisticDelete ?? false,
       actions: x.actions ?? [],
       examples: schema.examples ?? [],

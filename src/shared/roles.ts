@@ -35,6 +35,11 @@ export interface Profile {
   classes: number[];
   advertisements: number[];
   email_verified: boolean;
+  /**
+   * The chat unread count (001 7.9 chatAdminUnread; the sidebar's chat badge, 000 2.3): only in the
+   * answer of GET /default/api/users/account, an integer ≥ 0; missing = 0.
+   */
+  chat_admin_unread?: number;
 }
 
 /**

@@ -77,9 +77,15 @@ test('the CSV button downloads the export', async ({ page }) => {
   test.skip(!target, "no resource of the Operator's kobe menu has an export action");
   await signInQuickly(page, 'operator', CITY);
   await openList(page, target!.entry);
+  // The list has settled (its rows or its empty state) before the export is chosen.
+  await expect(page.locator('.ant-table tbody tr.ant-table-row, .ant-table .ant-empty').first()).toBeVisible();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'CSV' }).first().click();
-  await page.getByRole('menuitem', { name: 'CSV（UTF-8）' }).click();
+  const choice = page.getByRole('menuitem', { name: 'CSV（UTF-8）' });
+  await expect(choice).toBeVisible();
+  await choice.click();
+  // Choosing closes the menu (a click that did not reach the menu would leave it open).
+  await expect(choice).toBeHidden();
   expect((await download).suggestedFilename()).toMatch(/\.csv$/);
 });
 

@@ -1,7 +1,7 @@
 /**
  * The unsaved-changes guard of the generated forms (issue 5): input typed and not saved survives a
- * move elsewhere in the console (its open-page tab keeps it); closing that tab, or the browser tab,
- * asks first; a saved form asks nothing.
+ * move elsewhere in the console (its open-page tab keeps it); closing that tab, the browser tab,
+ * signing out or switching city asks first; a saved form asks nothing.
  */
 import { expect, test } from '@playwright/test';
 import { signInQuickly } from './helpers';
@@ -34,11 +34,23 @@ test('a dirty form asks before its input can be lost; a saved one does not', asy
   expect(page.isClosed()).toBe(false);
 
   // Closing the form's open-page tab asks; kept, the input is still there.
-  await page.getByTestId('page-tabs').locator('.ant-tabs-tab', { hasText: '新規作成' }).locator('.ant-tabs-tab-remove').click();
+  await page.getByTestId('page-tabs').locator('.ant-tabs-tab', { hasText: '新規作成' }).getByTestId('tab-close').click();
   const ask = page.getByRole('dialog');
   await expect(ask).toContainText('入力中の内容は失われます。閉じてもよろしいですか？');
   await ask.getByRole('button', { name: 'キャンセル' }).click();
   await expect(ask).toBeHidden();
+  await expect(title).toHaveValue('UNSAVED test');
+
+  // Signing out and switching city close every tab: both ask; kept, the input is still there.
+  await page.getByRole('button', { name: 'ログアウト' }).click();
+  await expect(ask).toContainText('入力中の内容は失われます。閉じてもよろしいですか？');
+  await ask.getByRole('button', { name: 'キャンセル' }).click();
+  await expect(ask).toBeHidden();
+  await page.getByTestId('side-menu').getByRole('link', { name: '神戸市' }).click();
+  await expect(ask).toContainText('入力中の内容は失われます。閉じてもよろしいですか？');
+  await ask.getByRole('button', { name: 'キャンセル' }).click();
+  await expect(ask).toBeHidden();
+  await expect(page).toHaveURL(/\/news\/create$/);
   await expect(title).toHaveValue('UNSAVED test');
 
   // Saved: no question, back to the list.

@@ -5,8 +5,30 @@
  * profile page), back-to-top after 400 px, the carousel's popup, the help-centre notice and the
  * mobile layout at 800 px.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signInQuickly, spaGoto } from './helpers';
+
+/**
+ * Starts recording every antd message the page shows (its text, when it enters the document with a
+ * box on screen) and returns a reader of the texts so far. The messages leave after 3 s; on a loaded
+ * machine a poll for the visible message may come after it has gone, the record does not.
+ */
+async function watchMessages(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const shown: string[] = [];
+    (window as unknown as { shownMessages: string[] }).shownMessages = shown;
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const node of r.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          const notices = [node, ...node.querySelectorAll('.ant-message-notice')].filter((e) => e.matches('.ant-message-notice'));
+          for (const n of notices) if (n.getClientRects().length > 0) shown.push(n.textContent ?? '');
+        }
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { shownMessages: string[] }).shownMessages);
+}
 
 test('sidebar: kurashiki on two lines; collapsed state survives a reload (cookie)', async ({ page }) => {
   await signInQuickly(page, 'administrator', 'kurashiki');
@@ -37,17 +59,21 @@ test('top bar: breadcrumb from the dashboard, size and language kept across a re
   // size: medium by default; small after the switch, with its message, also after a reload
   const logout = page.getByRole('button', { name: 'ログアウト' });
   await expect(logout).not.toHaveClass(/ant-btn-sm/);
+  let messages = await watchMessages(page);
   await page.getByTestId('size-switch').click();
+  expect(await messages()).toEqual([]);
   await page.getByRole('menuitem', { name: '小', exact: true }).click();
-  await expect(page.getByText('Switch Size Success')).toBeVisible();
+  await expect.poll(messages).toEqual(['Switch Size Success']);
   await expect(logout).toHaveClass(/ant-btn-sm/);
   await page.reload();
   await expect(page.getByRole('button', { name: 'ログアウト' })).toHaveClass(/ant-btn-sm/);
 
   // language: English after the switch, with its message, also after a reload
+  messages = await watchMessages(page);
   await page.getByTestId('language-switch').click();
+  expect(await messages()).toEqual([]);
   await page.getByTitle('English').click();
-  await expect(page.getByText('Switch Language Success')).toBeVisible();
+  await expect.poll(messages).toEqual(['Switch Language Success']);
   await page.reload();
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
   await expect(page.getByTestId('breadcrumb')).toHaveText('Dashboard');

@@ -4,34 +4,33 @@
  * size, theme colour and dark mode of the top bar's pickers (000 2.3, 4; ui-preferences.ts), and
  * antd's App context (message, notification, modal) with the catalogue's 5 s error toasts (001 9).
  */
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { App as AntdApp, ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
-import type { Locale } from 'antd/es/locale';
-import jaJP from 'antd/locale/ja_JP';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import esES from 'antd/locale/es_ES';
-import dayjs from 'dayjs';
-import 'dayjs/locale/ja';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/es';
 import { useTranslation } from 'react-i18next';
-import { ERROR_TOAST_MS, type Language } from '@/shared/constants';
-import { accessibleTheme } from '../a11y-theme';
-import { currentLanguage } from '../i18n';
+import { ERROR_TOAST_MS } from '@/shared/constants';
+import { accessibleDarkTheme, accessibleTheme } from '../a11y-theme';
+import { beforeLanguageSwitch, currentLanguage } from '../i18n';
+import { antdLocaleOf, applyDayjsLocale, loadAntdLocale } from './antd-locale';
 import { useUiPreferences, type Size } from './ui-preferences';
 
-const ANTD_LOCALES: Record<Language, Locale> = { ja: jaJP, en: enUS, zh: zhCN, es: esES };
-const DAYJS_LOCALES: Record<Language, string> = { ja: 'ja', en: 'en', zh: 'zh-cn', es: 'es' };
+// Only the current language's antd and dayjs locales are loaded: now, and on each switch.
+beforeLanguageSwitch(loadAntdLocale);
+await loadAntdLocale(currentLanguage());
 
 export function AntdConfigProvider({ children }: { children: ReactNode }) {
   useTranslation(); // re-renders on a language switch
   const lng = currentLanguage();
-  dayjs.locale(DAYJS_LOCALES[lng]);
+  applyDayjsLocale(lng);
   const { size, themeColor, dark } = useUiPreferences();
   const theme = useMemo(() => themeOf(size, themeColor, dark), [size, themeColor, dark]);
+  useEffect(() => {
+    // The page itself follows: native scrollbars and controls, and the focus outline's colour
+    // (focus-visible.css) that must stand out on dark surfaces too.
+    document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+    document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
+  }, [dark]);
   return (
-    <ConfigProvider locale={ANTD_LOCALES[lng]} button={{ autoInsertSpace: false }} componentSize={ANTD_SIZES[size]} theme={theme}>
+    <ConfigProvider locale={antdLocaleOf(lng)} button={{ autoInsertSpace: false }} componentSize={ANTD_SIZES[size]} theme={theme}>
       <AntdApp notification={{ duration: ERROR_TOAST_MS / 1000, placement: 'topRight' }} message={{ duration: 3 }}>
         {children}
       </AntdApp>
@@ -45,8 +44,8 @@ const ANTD_SIZES: Record<Size, 'middle' | 'small'> = { medium: 'middle', small: 
 /** The antd theme of the preferences: colorPrimary, the dark algorithm, the mini size's tokens. */
 export function themeOf(size: Size, colorPrimary: string, dark: boolean): ThemeConfig {
   const mini = size === 'mini' ? { fontSize: 12, controlHeightSM: 20, controlHeight: 26 } : {};
-  // Light mode: AA contrast around the chosen colour (issue 5 accessibility, ../a11y-theme).
-  const a11y = dark ? { token: {}, components: {} } : accessibleTheme(colorPrimary);
+  // AA contrast around the chosen colour in either mode (issue 5 accessibility, ../a11y-theme).
+  const a11y = dark ? accessibleDarkTheme(colorPrimary) : accessibleTheme(colorPrimary);
   return {
     token: { fontFamily: FONT_FAMILY, colorPrimary, ...a11y.token, ...mini },
     components: a11y.components,

@@ -101,7 +101,12 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
           {tabs.activeKey === root && <Navigate to={home} replace />}
           {tabs.activeKey === home && <NoticeCarousel city={city} version={noticeVersion} />}
           {tabs.tabs.map((tab) => (
-            <KeptPage key={`${tab.key}#${tab.version}`} tabKey={tab.key} active={tab.key === tabs.activeKey}>
+            <KeptPage
+              key={`${tab.key}#${tab.version}`}
+              tabKey={tab.key}
+              active={tab.key === tabs.activeKey}
+              onNavigate={(path, state) => tabs.stay(tab.key, path, state)}
+            >
               {renderPage(tab.location)}
             </KeptPage>
           ))}

@@ -5,13 +5,29 @@
  * page, unsaved input) and its DOM, but is out of the document: no duplicate ids, nothing a screen
  * reader or a test finds twice. An inactive page may not navigate (a list syncing its filters to the
  * URL after its data arrived would take the window away from the active tab): its navigator drops
- * push and replace.
+ * push and replace. The active page's own navigations are reported (`onNavigate`) as they are made,
+ * before the router's location catches up (it commits in a transition): the tabs record where a
+ * list wrote its query even when the user leaves the tab at once (use-page-tabs.ts `stay`).
  */
 import { useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { UNSAFE_NavigationContext as NavigationContext } from 'react-router';
+import { parsePath, UNSAFE_NavigationContext as NavigationContext, type Path, type To } from 'react-router';
 
-export function KeptPage({ active, tabKey, children }: { active: boolean; tabKey: string; children: ReactNode }) {
+export interface KeptPageProps {
+  active: boolean;
+  tabKey: string;
+  /** Called with each location the active page navigates to (push or replace) and its state. */
+  onNavigate?: (path: Path, state: unknown) => void;
+  children: ReactNode;
+}
+
+/** The full path of a navigation target (`useNavigate` passes resolved paths; a string is parsed). */
+function pathOf(to: To): Path {
+  const p = typeof to === 'string' ? parsePath(to) : to;
+  return { pathname: p.pathname ?? '/', search: p.search ?? '', hash: p.hash ?? '' };
+}
+
+export function KeptPage({ active, tabKey, onNavigate, children }: KeptPageProps) {
   const [node] = useState(() => {
     const div = document.createElement('div');
     div.dataset.testid = 'tab-page';
@@ -27,6 +43,9 @@ export function KeptPage({ active, tabKey, children }: { active: boolean; tabKey
     return () => node.remove();
   }, [active, node]);
 
+  const report = useRef(onNavigate);
+  report.current = onNavigate;
+
   const outer = useContext(NavigationContext);
   const navigation = useMemo(() => {
     const n = outer.navigator;
@@ -37,8 +56,16 @@ export function KeptPage({ active, tabKey, children }: { active: boolean; tabKey
         createURL: n.createURL?.bind(n),
         encodeLocation: n.encodeLocation?.bind(n),
         go: (delta: number) => activeRef.current && n.go(delta),
-        push: (...args: Parameters<typeof n.push>) => activeRef.current && n.push(...args),
-        replace: (...args: Parameters<typeof n.replace>) => activeRef.current && n.replace(...args),
+        push: (...args: Parameters<typeof n.push>) => {
+          if (!activeRef.current) return;
+          n.push(...args);
+          report.current?.(pathOf(args[0]), args[1] ?? null);
+        },
+        replace: (...args: Parameters<typeof n.replace>) => {
+          if (!activeRef.current) return;
+          n.replace(...args);
+          report.current?.(pathOf(args[0]), args[1] ?? null);
+        },
       },
     };
   }, [outer]);

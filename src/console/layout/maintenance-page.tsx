@@ -1,12 +1,11 @@
 /**
  * The maintenance page (000 2.3): shown in place of the pages once the API answers 503
  * (providers/maintenance.ts); says the service is temporarily stopped for a system update, with a
- * reload button.
+ * reload button (a full reload: the maintenance flag lives in the page, so it starts cleared).
  */
 import { useTranslation } from 'react-i18next';
 import { Button, Result } from 'antd';
 import { ToolOutlined } from '@ant-design/icons';
-import { setMaintenance } from '../providers/maintenance';
 
 export function MaintenancePage() {
   const { t } = useTranslation();
@@ -19,10 +18,9 @@ export function MaintenancePage() {
       extra={
         <Button
           type="primary"
-          onClick={() => {
-            setMaintenance(false);
-            window.location.reload();
-          }}
+          // Only a reload: the page starts afresh and asks the service again. Clearing the flag first
+          // would let the page behind it (e.g. the session check's way to /login) act before the reload.
+          onClick={() => window.location.reload()}
         >
           {t('shell.maintenance.retry')}
         </Button>

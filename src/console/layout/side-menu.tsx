@@ -1,13 +1,15 @@
 /**
  * The sidebar menu (000 2.3): first the city's Japanese name (a link to /city when the user has more
- * than one assigned city; kurashiki's on two lines), then the entries of the city's manifest for the
- * role, titles translated, icons by name, children as sub-menus. The entry of the current route is
- * selected. The chat entry carries the unread badge capped at 99 ('99+'): its count is the profile's
- * `chat_unread_count` (reloaded on every route change, 000 4; missing = 0: the chat store of the
- * spec is a cloud service this product does not have).
+ * than one assigned city, asking first when a form has unsaved input; kurashiki's on two lines),
+ * then the entries of the city's manifest for the role, titles translated, icons by name, children as sub-menus. The entry of the current route is
+ * selected. The chat entry carries the unread badge capped at 99 ('99+', none at 0): its count is
+ * the user's `chat_admin_unread` (001 7.9 chatAdminUnread; our server is the document store the spec
+ * names): from the user info, reloaded on every route change (000 4), and live for Administrator and
+ * Operator over GET /default/api/users/chat-unread/stream (use-chat-unread.ts). The chat service
+ * writes it with PUT /default/api/users/chat-unread/ {username, count}.
  */
 import { useMemo } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Badge, Menu, type MenuProps } from 'antd';
 import type { MenuEntry } from '@/shared/manifest';
@@ -15,6 +17,8 @@ import { useCityName } from '../hooks/use-city-name';
 import { useSession } from '../hooks/use-session';
 import { badgeText, entryPath } from './menu-paths';
 import { MenuIconOf } from './menu-icons';
+import { useChatUnread } from './use-chat-unread';
+import { useUnsavedConfirm } from './use-unsaved-confirm';
 
 type Item = Required<MenuProps>['items'][number];
 
@@ -42,8 +46,10 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
   const { profile } = useSession();
   const cityName = useCityName(city);
   const severalCities = (profile?.assign_city.length ?? 0) > 1;
-  const chatBadge = badgeText(Number((profile as { chat_unread_count?: unknown } | null)?.chat_unread_count ?? 0));
+  const chatBadge = badgeText(useChatUnread());
 
+  const confirmLoss = useUnsavedConfirm();
+  const navigate = useNavigate();
   const { items, selected } = useMemo(() => {
     let best: { key: string; len: number } = { key: '', len: 0 };
     const toItem = (e: MenuEntry): Item => {
@@ -68,7 +74,15 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
       key: '__city',
       icon: <MenuIconOf name="city" />,
       label: severalCities ? (
-        <Link to="/city" title={t('layout.chooseCity')}>
+        <Link
+          to="/city"
+          title={t('layout.chooseCity')}
+          onClick={(e) => {
+            // Leaving the city closes its tabs: unsaved input asks first.
+            e.preventDefault();
+            confirmLoss(() => navigate('/city'));
+          }}
+        >
           <CityName city={city} name={cityName} />
         </Link>
       ) : (
@@ -79,7 +93,7 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
     };
     const list = [cityItem, { type: 'divider' } as Item, ...entries.map(toItem)];
     return { items: list, selected: best.key };
-  }, [city, entries, pathname, t, cityName, severalCities, chatBadge]);
+  }, [city, entries, pathname, t, cityName, severalCities, chatBadge, confirmLoss, navigate]);
 
   return <Menu mode="inline" theme="dark" items={items} selectedKeys={selected ? [selected] : []} data-testid="side-menu" />;
 }

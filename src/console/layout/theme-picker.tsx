@@ -1,40 +1,21 @@
 /**
- * The theme picker of the top bar (000 2.3): the theme colour (antd colorPrimary, default #409EFF,
- * a few presets or any colour) and dark mode (antd darkAlgorithm), kept across reloads
- * (ui-preferences.ts).
+ * The theme picker of the top bar (000 2.3): a button opening the theme colour (antd colorPrimary,
+ * default #409EFF, a few presets or any colour) and dark mode (antd darkAlgorithm), kept across
+ * reloads (ui-preferences.ts). The panel is loaded on first open (theme-picker-panel.tsx).
  */
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, ColorPicker, Flex, Popover, Switch, Typography } from 'antd';
+import { Button, Popover, Spin } from 'antd';
 import { BgColorsOutlined } from '@ant-design/icons';
-import { DEFAULT_THEME_COLOR, setUiPreferences, useUiPreferences } from './ui-preferences';
 
-/** Preset colours: the default and the old console's alternatives. */
-const PRESETS = [DEFAULT_THEME_COLOR, '#1890FF', '#304156', '#212121', '#11A983', '#13C2C2', '#6959CD', '#F5222D'];
+const ThemePickerPanel = lazy(() => import('./theme-picker-panel').then((m) => ({ default: m.ThemePickerPanel })));
 
 export function ThemePicker() {
   const { t } = useTranslation();
-  const { themeColor, dark } = useUiPreferences();
   const content = (
-    <Flex vertical gap={12} style={{ minWidth: 220 }}>
-      <Flex justify="space-between" align="center" gap={12}>
-        <Typography.Text>{t('shell.theme.color')}</Typography.Text>
-        <ColorPicker
-          value={themeColor}
-          disabledAlpha
-          presets={[{ label: t('shell.theme.presets'), colors: PRESETS }]}
-          onChangeComplete={(c) => setUiPreferences({ themeColor: c.toHexString().toUpperCase() })}
-          aria-label={t('shell.theme.color')}
-          data-testid="theme-color"
-        />
-      </Flex>
-      <Flex justify="space-between" align="center" gap={12}>
-        <Typography.Text id="dark-mode-label">{t('shell.theme.dark')}</Typography.Text>
-        <Switch checked={dark} onChange={(v) => setUiPreferences({ dark: v })} aria-labelledby="dark-mode-label" data-testid="dark-mode" />
-      </Flex>
-      <Button size="small" onClick={() => setUiPreferences({ themeColor: DEFAULT_THEME_COLOR, dark: false })}>
-        {t('shell.theme.reset')}
-      </Button>
-    </Flex>
+    <Suspense fallback={<Spin size="small" />}>
+      <ThemePickerPanel />
+    </Suspense>
   );
   return (
     <Popover content={content} trigger="click" placement="bottomRight" title={t('shell.theme.title')}>

@@ -2,7 +2,7 @@
  * The top bar (000 2.3): the sidebar toggle (hidden in cippoweb), the breadcrumb (from the dashboard),
  * then the notification bell, fullscreen, size, language and theme pickers, home, the user's name
  * linking to the profile (/{city}/profile), contact-us (an external help form, hidden for
- * Advertiser) and logout (Refine's useLogout).
+ * Advertiser) and logout (Refine's useLogout; unsaved form input asks first).
  */
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +22,7 @@ import { dashboardPath, type PageLink } from './menu-paths';
 import { NotificationBell } from './notification-bell';
 import { SizeSwitch } from './size-switch';
 import { ThemePicker } from './theme-picker';
+import { useUnsavedConfirm } from './use-unsaved-confirm';
 import type { LiveNotice } from './use-bell-counts';
 
 /** The external help form of contact-us (VITE_CONTACT_US_URL at build time). */
@@ -39,6 +40,8 @@ export interface TopBarProps {
 export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: TopBarProps) {
   const { t } = useTranslation();
   const { mutate: logout } = useLogout();
+  // Signing out loses every open tab: unsaved input asks first.
+  const confirmLoss = useUnsavedConfirm();
   const { profile } = useSession();
   const mobile = useIsMobile();
   const { token } = theme.useToken();
@@ -76,7 +79,7 @@ export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: T
               <UserOutlined /> {profile?.name || profile?.username}
             </Typography.Text>
           </Link>
-          <Button icon={<LogoutOutlined />} onClick={() => logout()} aria-label={t('actions.logout')}>
+          <Button icon={<LogoutOutlined />} onClick={() => confirmLoss(() => logout())} aria-label={t('actions.logout')}>
             {!mobile && t('actions.logout')}
           </Button>
         </Flex>

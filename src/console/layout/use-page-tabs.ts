@@ -8,14 +8,20 @@
  * A create or edit tab whose form was saved (a successful mutation while it was active) closes when
  * the user leaves it (after a save the form goes to its list): a new create starts empty.
  * Closing or refreshing a tab while Refine's unsaved-changes flag (`useWarnAboutChange().warnWhen`)
- * is up asks first (the flag is one for the whole console, not per tab).
+ * is up asks first (use-unsaved-confirm.ts; the flag is one for the whole console, not per tab).
+ *
+ * A tab's location comes from two sources. The router's location (`useLocation`) adds and updates
+ * tabs; but React Router 7's BrowserRouter applies each history change in a React transition, which
+ * commits late while a heavy page renders, and a transition overtaken by the next navigation is
+ * never seen on its own: a list that writes its query (Refine `syncWithLocation`, a `replace`) and is
+ * left at once would keep its bare path. So a kept page's own navigations within its tab are also
+ * recorded as they are made (`stay`, called by kept-page.tsx), and the router's location is applied
+ * only when it changes (never re-applied over such a newer record).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate, type Location } from 'react-router';
-import { useTranslation } from 'react-i18next';
-import { useWarnAboutChange } from '@refinedev/core';
+import { useLocation, useNavigate, type Location, type Path } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { App as AntdApp } from 'antd';
+import { useUnsavedConfirm } from './use-unsaved-confirm';
 
 /** Most tabs kept open. */
 export const MAX_TABS = 12;
@@ -56,6 +62,21 @@ export function visit(tabs: readonly PageTab[], location: Location, pinned: stri
   return next;
 }
 
+/**
+ * The tabs after the page of tab `key` navigated to `path` itself (its list writing its query): the
+ * tab's location becomes `path` when it stays in that tab; any other path, or an unknown tab, leaves
+ * the tabs as they are (the router's location handles moves to another tab).
+ */
+export function stay(tabs: readonly PageTab[], key: string, path: Path, state: unknown = null): PageTab[] {
+  const i = tabs.findIndex((t) => t.key === key);
+  if (i < 0 || tabKeyOf(path.pathname) !== key) return tabs as PageTab[];
+  const was = tabs[i].location;
+  if (was.pathname === path.pathname && was.search === path.search && was.hash === path.hash && was.state === state) return tabs as PageTab[];
+  const next = [...tabs];
+  next[i] = { ...tabs[i], location: { pathname: path.pathname, search: path.search, hash: path.hash, state, key: `${was.key}~` } };
+  return next;
+}
+
 /** Whether a path is a create or edit form's (`…/create`, `…/edit/:id`). */
 export function isFormPath(key: string): boolean {
   return /\/(create|edit\/[^/]+)$/.test(key);
@@ -71,6 +92,8 @@ export interface PageTabs {
   /** The tab that may not be closed (the dashboard). */
   pinned: string;
   activate(key: string): void;
+  /** Records that the page of tab `key` navigated itself to `path` (see `stay`). */
+  stay(key: string, path: Path, state?: unknown): void;
   refresh(key: string): void;
   close(key: string): void;
   closeOthers(key: string): void;
@@ -80,13 +103,17 @@ export interface PageTabs {
 export function usePageTabs(pinned: string, skip: string): PageTabs {
   const location = useLocation();
   const navigate = useNavigate();
-  const { t } = useTranslation();
-  const { modal } = AntdApp.useApp();
-  const { warnWhen, setWarnWhen } = useWarnAboutChange();
-  const [stored, setTabs] = useState<PageTab[]>(() => visit([], location, pinned, skip));
+  // The tabs, and the router location last applied to them (applied once: see the module's note).
+  const [stored, setStored] = useState(() => ({ tabs: visit([], location, pinned, skip), seen: location }));
+  const setTabs = useCallback((tabs: PageTab[] | ((list: PageTab[]) => PageTab[])) => {
+    setStored((s) => ({ ...s, tabs: typeof tabs === 'function' ? tabs(s.tabs) : tabs }));
+  }, []);
   const activeKey = tabKeyOf(location.pathname);
   // The current location has its tab in this very render (no blank frame before the effect).
-  const tabs = useMemo(() => visit(stored, location, pinned, skip), [stored, location, pinned, skip]);
+  const tabs = useMemo(
+    () => (stored.seen === location ? stored.tabs : visit(stored.tabs, location, pinned, skip)),
+    [stored, location, pinned, skip],
+  );
 
   // A successful mutation (a save) in the active tab; a form tab saved so closes when left.
   const queryClient = useQueryClient();
@@ -105,9 +132,10 @@ export function usePageTabs(pinned: string, skip: string): PageTabs {
     const key = tabKeyOf(location.pathname);
     activeRef.current = key;
     if (saved !== key) savedIn.current = null;
-    setTabs((list) => {
-      const left = saved && saved !== key && isFormPath(saved) ? list.filter((x) => x.key !== saved) : list;
-      return visit(left, location, pinned, skip);
+    setStored((s) => {
+      if (s.seen === location) return s;
+      const left = saved && saved !== key && isFormPath(saved) ? s.tabs.filter((x) => x.key !== saved) : s.tabs;
+      return { tabs: visit(left, location, pinned, skip), seen: location };
     });
   }, [location, pinned, skip]);
 
@@ -115,22 +143,8 @@ export function usePageTabs(pinned: string, skip: string): PageTabs {
    * Runs `go` at once, or after a confirmation when a form has unsaved input and `affected` (the
    * keys of the tabs closed or reloaded) holds a form tab: only then is input lost.
    */
-  const guarded = useCallback(
-    (go: () => void, affected: readonly string[]) => {
-      if (!warnWhen || !affected.some(isFormPath)) return go();
-      modal.confirm({
-        title: t('shell.tabs.unsavedTitle'),
-        content: t('shell.tabs.unsaved'),
-        okText: t('shell.tabs.discard'),
-        cancelText: t('actions.cancel'),
-        onOk: () => {
-          setWarnWhen(false);
-          go();
-        },
-      });
-    },
-    [warnWhen, setWarnWhen, modal, t],
-  );
+  const confirmLoss = useUnsavedConfirm();
+  const guarded = useCallback((go: () => void, affected: readonly string[]) => confirmLoss(go, affected.some(isFormPath)), [confirmLoss]);
 
   /** Keeps the tabs `keep` accepts; when the active one goes, goes to `prefer` (else the last left). */
   const keepOnly = useCallback(
@@ -142,8 +156,10 @@ export function usePageTabs(pinned: string, skip: string): PageTabs {
         navigate(target ? hrefOf(target.location) : pinned);
       }
     },
-    [tabs, activeKey, navigate, pinned],
+    [tabs, activeKey, navigate, pinned, setTabs],
   );
+
+  const stayIn = useCallback((key: string, path: Path, state: unknown = null) => setTabs((list) => stay(list, key, path, state)), [setTabs]);
 
   return {
     tabs,
@@ -153,6 +169,7 @@ export function usePageTabs(pinned: string, skip: string): PageTabs {
       const tab = tabs.find((x) => x.key === key);
       if (tab && key !== activeKey) navigate(hrefOf(tab.location));
     },
+    stay: stayIn,
     refresh: (key) => guarded(() => setTabs((list) => list.map((x) => (x.key === key ? { ...x, version: x.version + 1 } : x))), [key]),
     close: (key) => {
       if (key === pinned) return;

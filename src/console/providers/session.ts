@@ -15,6 +15,12 @@ export interface SessionState {
   signedOut: boolean;
   /** i18n key of why the session was ended (e.g. `user.denyPermission`), shown once on /login. */
   reason: string | null;
+  /**
+   * The signed-in user's chat unread count (the user info's `chat_admin_unread`, 001 7.9; the chat
+   * badge, 000 2.3), kept apart from `profile` so that a new count does not rebuild the menus, routes
+   * and ability that depend on the profile object. 0 when signed out.
+   */
+  chatUnread: number;
 }
 
 type Listener = () => void;
@@ -41,7 +47,7 @@ function stored(key: string, value?: string | null): string | null {
   }
 }
 
-let state: SessionState = { profile: null, city: readCity(), signedOut: false, reason: stored(STORAGE_REASON) };
+let state: SessionState = { profile: null, city: readCity(), signedOut: false, reason: stored(STORAGE_REASON), chatUnread: 0 };
 
 function emit(next: Partial<SessionState>): void {
   state = { ...state, ...next };
@@ -62,10 +68,21 @@ export function getSession(): SessionState {
 /**
  * Records the signed-in profile. The profile is reloaded on every route change (000 4): an unchanged
  * answer keeps the current object, so menus, routes and the ability are not rebuilt for nothing.
+ * Its `chat_admin_unread` goes to `chatUnread` (an answer without it keeps the current count).
  */
 export function setProfile(profile: Profile): void {
-  if (state.profile && !state.signedOut && JSON.stringify(state.profile) === JSON.stringify(profile)) return;
-  emit({ profile, signedOut: false });
+  const { chat_admin_unread: chat, ...rest } = profile;
+  const chatUnread = typeof chat === 'number' && Number.isFinite(chat) ? chat : state.chatUnread;
+  if (state.profile && !state.signedOut && JSON.stringify(state.profile) === JSON.stringify(rest)) {
+    if (chatUnread !== state.chatUnread) emit({ chatUnread });
+    return;
+  }
+  emit({ profile: rest, signedOut: false, chatUnread });
+}
+
+/** Sets the chat unread count (a live `chat-unread` event, layout/use-chat-unread.ts). */
+export function setChatUnread(count: number): void {
+  if (Number.isFinite(count) && count !== state.chatUnread) emit({ chatUnread: count });
 }
 
 /** The chosen city, or null. */
@@ -92,7 +109,7 @@ export function markSignedOut(clearCity = false, reason: string | null = null): 
   if (clearCity) setCity(null);
   if (state.signedOut && !state.profile && !reason) return;
   if (reason) stored(STORAGE_REASON, reason);
-  emit({ profile: null, signedOut: true, reason: reason ?? state.reason });
+  emit({ profile: null, signedOut: true, reason: reason ?? state.reason, chatUnread: 0 });
 }
 
 /** Takes (and clears) the reason of the last forced sign-out. */

@@ -16,6 +16,15 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws (the error is re-thrown). */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `handler` with the payload of every NOTIFY on `channel` (a lowercase identifier) from now
+   * on: on PostgreSQL from every process on the database, through one LISTEN connection of this
+   * database object (opened at the first call, reconnected after a loss: notifications sent while it
+   * is down are lost); on PGlite within this instance. Resolves once the LISTEN is active, to the
+   * unsubscribe function. A NOTIFY sent in a transaction arrives after its commit, never after a
+   * rollback. Errors: connection errors of the first LISTEN.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   /** Closes the database (PGlite: shuts down cleanly and releases the directory lock). Idempotent. */
   close(): Promise<void>;
 }

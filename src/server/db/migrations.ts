@@ -139,6 +139,15 @@ const MIGRATIONS: Migration[] = [
         );
       `),
   },
+  {
+    // The chat unread count of each user (000 2.3 chat badge; 001 7.9 chatAdminUnread): written by
+    // the chat service through PUT /default/api/users/chat-unread/, sent in the user's account info.
+    name: '0004-chat-unread',
+    up: (tx) =>
+      tx.exec(`
+        ALTER TABLE users ADD COLUMN chat_admin_unread integer NOT NULL DEFAULT 0 CHECK (chat_admin_unread >= 0);
+      `),
+  },
 ];
 
 /** umzug storage in the `schema_migrations` table of the transaction it is given. */

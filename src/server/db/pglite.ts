@@ -93,6 +93,10 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
     kind: 'pglite',
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    listen: async (channel, handler) => {
+      const unlisten = await pg.listen(channel, handler);
+      return () => unlisten();
+    },
     close() {
       closing ??= (async () => {
         process.off('SIGTERM', onSignal);

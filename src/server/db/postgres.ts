@@ -1,9 +1,11 @@
 /**
  * PostgreSQL through a `pg` pool (DESIGN.md Storage: with DATABASE_URL set, the same SQL runs on
- * PostgreSQL, and several API processes may share it).
+ * PostgreSQL, and several API processes may share it; NOTIFY carries live events between them,
+ * pg-listener.ts).
  */
 import pg from 'pg';
 import type { Database, Queryable } from './database';
+import { createPgListener } from './pg-listener';
 
 const INT8_OID = 20;
 
@@ -53,6 +55,7 @@ export async function openPostgres(url: string, options: { schema?: string | nul
   // An idle client that loses its connection emits 'error' on the pool; without a listener it would crash the process.
   pool.on('error', (err) => console.error(`postgres: idle connection error: ${err.message}`));
   await pool.query('SELECT 1');
+  const listener = createPgListener(url);
   let closing: Promise<void> | null = null;
   return {
     kind: 'postgres',
@@ -71,8 +74,9 @@ export async function openPostgres(url: string, options: { schema?: string | nul
         client.release();
       }
     },
+    listen: (channel, handler) => listener.listen(channel, handler),
     close() {
-      closing ??= pool.end();
+      closing ??= listener.close().then(() => pool.end());
       return closing;
     },
   };

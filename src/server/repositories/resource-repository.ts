@@ -203,11 +203,12 @@ export async function addCount(tx: Queryable, def: ResourceDef, city: string, de
   );
 }
 
-/** Inserts one checked record; answers the stored row. */
+/** Inserts one checked record, announced after the commit (events/record-events.ts); answers the stored row. */
 export async function insertRecord(tx: Queryable, def: ResourceDef, city: string, data: Record<string, unknown>, actor: Actor, auditAction = 'create'): Promise<ResourceRow> {
   const [row] = await tx.query<DbRow>(`INSERT INTO ${tableName(def)} (city, data) VALUES ($1, $2::jsonb) RETURNING ${COLUMNS}`, [city, JSON.stringify(data)]);
   await addCount(tx, def, city, 1);
   await audit(tx, actor, city, def, auditAction, Number(row.id));
+  await announceCreated(tx, def, city, [Number(row.id)]);
   return toRow(def, row);
 }
 
@@ -230,18 +231,17 @@ export async function replaceData(tx: Queryable, def: ResourceDef, city: string,
  */
 export async function createRecord(db: Database, def: ResourceDef, city: string, body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ResourceRow> {
   const data = composeRecord(def, body, options.forced);
-  const row = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     if (!options.trusted) await checkWrite(tx, def, city, data, null, options.resources ?? registry, options.match?.owner);
     return insertRecord(tx, def, city, data, actor, options.auditAction);
   });
-  announceCreated(db, { resource: def.name, city, row });
-  return row;
 }
 
 /**
  * Creates many records of one city in batches of 1000 (seeds, benchmarks, imports). Each record is
  * validated like `createRecord` (without the database checks of x-ref and x-upload); the table is
- * analyzed after 1000 or more. Resolves to the ids created, in order. Errors: 400 `validation` for
+ * analyzed after 1000 or more. Each batch's rows are announced after its commit, like a single create
+ * (events/record-events.ts). Resolves to the ids created, in order. Errors: 400 `validation` for
  * the first bad record (nothing of its batch is stored).
  */
 export async function createRecords(db: Database, def: ResourceDef, city: string, bodies: readonly unknown[], actor: Actor): Promise<number[]> {
@@ -255,9 +255,11 @@ export async function createRecords(db: Database, def: ResourceDef, city: string
         [city, JSON.stringify(batch)],
       );
       // Ids are drawn in the order of the SELECT: ascending ids are the order of `bodies`.
-      ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+      const created = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+      ids.push(...created);
       await addCount(tx, def, city, batch.length);
       await audit(tx, actor, city, def, 'create_many', null);
+      await announceCreated(tx, def, city, created);
     });
   }
   // PGlite runs no autovacuum: refresh the planner statistics after a large load.

@@ -7,6 +7,8 @@
  * - POST /default/login/logout         → {detail: 'ok'}
  * - POST /default/api/session/adopt    {token, refresh_token} → {user} (ours: 000 4 Autologin; the console
  *   never holds tokens, so the tokens of /cippoweb/autologin's query become the session cookies here)
+ * Every Profile answered here (login, account, adopt) carries `chat_admin_unread`, the chat unread
+ * count (routes/chat-unread.ts).
  * Cookies Admin-Token, Admin-Refresh-Token and Redirect-Token: HttpOnly, SameSite=Strict, Path=/,
  * Secure when the request came over https.
  */
@@ -25,6 +27,7 @@ import { verifyPassword } from '../auth/passwords';
 import { requireProfile } from '../auth/authorize';
 import { HttpError } from '../http-error';
 import { accessTokenOf } from '../plugins/auth';
+import { chatUnreadOf } from '../repositories/chat-unread-repository';
 import { findCredentials, loadProfile } from '../repositories/user-repository';
 
 /** Whether the profile gets a booking refresh token and a Redirect-Token cookie (000 4, 6): Advertisers and the member-area Member. */
@@ -118,6 +121,8 @@ const ADOPT_OPERATION = {
 /** Registers the session routes. `loginRateLimit` = attempts per IP and minute (0 = none). */
 export function registerSessionRoutes(app: FastifyInstance, options: { loginRateLimit: number }): void {
   const { db, tokens } = app;
+  /** The user info of the sign-in calls and the account: the profile and its chat unread count. */
+  const userInfo = async (profile: Profile): Promise<Profile> => ({ ...profile, chat_admin_unread: await chatUnreadOf(db, profile.id) });
   const loginConfig: FastifyContextConfig = { openapi: LOGIN_OPERATION };
   if (options.loginRateLimit > 0) loginConfig.rateLimit = { max: options.loginRateLimit, timeWindow: 60_000 };
   const loginOptions = { config: loginConfig };
@@ -140,7 +145,7 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     const refresh = await tokens.issueRefresh(user.id);
     const token = await tokens.signAccess(user.id, refresh.family);
     setSessionCookies(request, reply, token, refresh.token);
-    const answer: Record<string, unknown> = { user: profile, token, refresh_token: refresh.token };
+    const answer: Record<string, unknown> = { user: await userInfo(profile), token, refresh_token: refresh.token };
     const booking = await startBookingSession(app, request, reply, profile);
     if (booking) answer.booking = { refresh: booking };
     return answer;
@@ -162,10 +167,13 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     if (!profile) throw new HttpError('unauthorized');
     setSessionCookies(request, reply, claims ? access : await tokens.signAccess(live.userId, live.family), presented);
     await startBookingSession(app, request, reply, profile);
-    return { user: profile };
+    return { user: await userInfo(profile) };
   });
 
-  app.get('/default/api/users/account', async (request) => requireProfile(request));
+  app.get('/default/api/users/account', async (request) => {
+    // The count is read on every call, not cached with the profile: the badge follows a write at once.
+    return userInfo(requireProfile(request));
+  });
 
   app.get('/default/api/users/whoami', async (request) => ({ id: requireProfile(request).id }));
 

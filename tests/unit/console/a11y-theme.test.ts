@@ -1,6 +1,16 @@
 /** AA contrast of the console's colours (issue 5 'Accessibility'; WCAG 2.1 1.4.3: 4.5:1 for text). */
 import { describe, expect, it } from 'vitest';
-import { ANTD_PRIMARY, accessibleTheme, contrastRatio, darkenForContrast, textOn } from '@/console/a11y-theme';
+import {
+  ANTD_PRIMARY,
+  DARK_SURFACE,
+  accessibleDarkTheme,
+  accessibleTheme,
+  contrastRatio,
+  darkTokens,
+  darkenForContrast,
+  lightenForContrast,
+  textOn,
+} from '@/console/a11y-theme';
 
 describe('contrast', () => {
   it('measures as WCAG does', () => {
@@ -25,5 +35,33 @@ describe('contrast', () => {
     expect(contrastRatio(components.Button.primaryColor, '#409EFF')).toBeGreaterThanOrEqual(4.5);
     expect(textOn('#0958d9')).toBe('#ffffff');
     expect(textOn('#409EFF')).toBe('#141414');
+  });
+
+  it('lightens a colour just enough to read on a dark surface', () => {
+    for (const c of ['#1668dc', '#3989dc', '#304156', '#000000']) {
+      const l = lightenForContrast(c, DARK_SURFACE);
+      expect(contrastRatio(l, DARK_SURFACE)).toBeGreaterThanOrEqual(4.5);
+      // just enough: 2 % more white adds well under 0.7 to the ratio here
+      expect(contrastRatio(l, DARK_SURFACE)).toBeLessThan(5.2);
+    }
+    expect(lightenForContrast('#13c2c2', DARK_SURFACE)).toBe('#13c2c2');
+  });
+
+  it("in dark mode, makes what antd's dark algorithm shows read, for every preset theme colour", () => {
+    // antd's own dark shades of the defaults fall short (the axe scan of dark mode found these)
+    expect(contrastRatio(darkTokens({ colorPrimary: '#409EFF' }).colorPrimary, '#ffffff')).toBeLessThan(4.5);
+    expect(contrastRatio(darkTokens({ colorLink: ANTD_PRIMARY }).colorLink, DARK_SURFACE)).toBeLessThan(4.5);
+    for (const primary of ['#409EFF', ANTD_PRIMARY, '#304156', '#212121', '#11A983', '#13C2C2', '#6959CD', '#F5222D']) {
+      const { token, components } = accessibleDarkTheme(primary);
+      const surface = darkTokens({ colorPrimary: primary }).colorPrimary;
+      const shown = darkTokens({ colorLink: token.colorLink, colorError: token.colorError });
+      for (const c of [shown.colorLink, shown.colorError, components.Tabs.itemSelectedColor, components.Pagination.itemActiveColor, components.Menu.itemSelectedColor]) {
+        expect(contrastRatio(c, DARK_SURFACE), `${primary}: ${c}`).toBeGreaterThanOrEqual(4.5);
+      }
+      expect(contrastRatio(components.Button.primaryColor, surface)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(components.Button.dangerColor, shown.colorError)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(components.Menu.darkItemSelectedBg, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+      expect(accessibleDarkTheme(primary)).toBe(accessibleDarkTheme(primary));
+    }
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Location } from 'react-router';
 import { theme } from 'antd';
 import { badgeText, dashboardPath, entryPath, pageLinks, placeOf } from '@/console/layout/menu-paths';
-import { isFormPath, MAX_TABS, tabKeyOf, visit } from '@/console/layout/use-page-tabs';
+import { isFormPath, MAX_TABS, stay, tabKeyOf, visit } from '@/console/layout/use-page-tabs';
 import { unseen } from '@/console/layout/use-bell-counts';
 import { cookieValue } from '@/console/layout/ui-preferences';
 import { themeOf } from '@/console/layout/antd-config-provider';
@@ -68,6 +68,19 @@ describe('open tabs', () => {
     expect(tabKeyOf('/kobe/news/')).toBe('/kobe/news');
   });
 
+  it("records a page's own move within its tab (a list writing its query) and nothing else", () => {
+    let tabs = visit([], loc('/kobe/dashboard'), '/kobe/dashboard');
+    tabs = visit(tabs, loc('/kobe/news'), '/kobe/dashboard');
+    const query = { pathname: '/kobe/news', search: '?filters=祭', hash: '' };
+    const stayed = stay(tabs, '/kobe/news', query);
+    expect(stayed[1].location).toMatchObject({ ...query, state: null });
+    expect(stayed[0]).toBe(tabs[0]);
+    expect(stay(stayed, '/kobe/news', query)).toBe(stayed);
+    // a move to another tab's path, or from an unknown tab, is left to the router's location
+    expect(stay(tabs, '/kobe/news', { pathname: '/kobe/news/create', search: '', hash: '' })).toBe(tabs);
+    expect(stay(tabs, '/kobe/event', { pathname: '/kobe/event', search: '?x=1', hash: '' })).toBe(tabs);
+  });
+
   it('keeps at most MAX_TABS, dropping the oldest but the pinned dashboard', () => {
     let tabs = visit([], loc('/kobe/dashboard'), '/kobe/dashboard');
     for (let i = 0; i < MAX_TABS + 3; i++) tabs = visit(tabs, loc(`/kobe/p${i}`), '/kobe/dashboard');
@@ -102,6 +115,9 @@ describe('bell, preferences, palette', () => {
     const t = themeOf('mini', '#409EFF', true);
     expect(t.token).toMatchObject({ colorPrimary: '#409EFF', fontSize: 12 });
     expect(t.algorithm).toBe(theme.darkAlgorithm);
+    // dark mode has its own contrast tokens (a11y-theme accessibleDarkTheme)
+    expect(t.token).toMatchObject({ colorTextSecondary: 'rgba(255, 255, 255, 0.65)' });
+    expect(t.components?.Menu).toHaveProperty('darkItemSelectedBg');
     expect(themeOf('medium', '#123456', false).algorithm).toBe(theme.defaultAlgorithm);
     expect(themeOf('medium', '#123456', false).token).not.toHaveProperty('fontSize');
   });

@@ -3,15 +3,18 @@
  * (city, role) of tests/unit/shared/fixtures/menus-by-city-role.json, SideMenu rendered to HTML with
  * the real Japanese texts shows the city's name first, then exactly the fixture's top-level entries
  * in order, each with its translated title, a leaf as a link to /{city}/{route}. (Sub-menus are
- * closed, so their children are not in the HTML: the Playwright run opens them.)
+ * closed, so their children are not in the HTML: the Playwright run opens them.) The chat entry's
+ * badge shows the user info's chat_admin_unread, 99+ above 99, nothing at 0.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { AbilityProvider } from '@casl/react';
 import { MemoryRouter } from 'react-router';
 import { I18nextProvider } from 'react-i18next';
-import { i18n } from '@/console/i18n';
+import { i18n, loadConsoleCatalogues } from '@/console/i18n';
 import { setProfile } from '@/console/providers/session';
 import { SideMenu, TWO_LINE_CITIES } from '@/console/layout/side-menu';
+import { defineAbilityFor } from '@/shared/ability';
 import { menuFor, resolveManifest, menuSetFor, type MenuEntry } from '@/shared/manifest';
 import { ROLES, type Profile, type Role } from '@/shared/roles';
 import fixture from '../shared/fixtures/menus-by-city-role.json' with { type: 'json' };
@@ -43,6 +46,35 @@ function renderedItems(html: string): Array<[string | null, string]> {
   return [...html.matchAll(/<span class="ant-menu-title-content">(?:<a href="([^"]*)"[^>]*>|<span>)?([^<]*)/g)].map((m) => [m[1] ?? null, m[2]]);
 }
 
+/** The SideMenu of the session's profile as HTML. */
+function render(role: Role, city: string): string {
+  return renderToStaticMarkup(
+    <AbilityProvider value={defineAbilityFor(profileOf(role, city), city)}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter initialEntries={[`/${city}/dashboard`]}>
+          <SideMenu city={city} entries={menuFor(role, city)} />
+        </MemoryRouter>
+      </I18nextProvider>
+    </AbilityProvider>,
+  );
+}
+
+describe('the chat badge', () => {
+  it.each([
+    [5, '5'],
+    [150, '99+'],
+    [0, null],
+  ])('shows chat_admin_unread %s as %s', async (count, shown) => {
+    await i18n.changeLanguage('ja');
+    await loadConsoleCatalogues();
+    setProfile({ ...profileOf('Operator', 'kobe'), chat_admin_unread: count });
+    const html = render('Operator', 'kobe');
+    expect(html).toContain('/kobe/chat');
+    if (shown === null) expect(html).not.toContain('chat-badge');
+    else expect(html).toMatch(new RegExp(`aria-label="チャット[^"]*\\(${shown.replace('+', '\\+')}\\)"`));
+  });
+});
+
 describe('SideMenu shows the fixture of every (city, role)', () => {
   const pairs = Object.keys(expected).flatMap((city) => ROLES.map((role) => [city, role] as [string, Role]));
   it('the fixture lists every role of every city', () => {
@@ -50,14 +82,9 @@ describe('SideMenu shows the fixture of every (city, role)', () => {
   });
   it.each(pairs)('%s as %s', async (city, role) => {
     await i18n.changeLanguage('ja');
+    await loadConsoleCatalogues(); // the menu titles are a console namespace, as inside a city
     setProfile(profileOf(role, city));
-    const html = renderToStaticMarkup(
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={[`/${city}/dashboard`]}>
-          <SideMenu city={city} entries={menuFor(role, city)} />
-        </MemoryRouter>
-      </I18nextProvider>,
-    );
+    const html = render(role, city);
     const byKey = entriesByKey(role, city);
     const want = expected[city][role].map((shown): [string | null, string] => {
       const key = typeof shown === 'string' ? shown : Object.keys(shown)[0];

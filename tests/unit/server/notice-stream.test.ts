@@ -1,9 +1,15 @@
 /**
  * The live operator notices (000 6; 001 7.9): GET /:city/api/notify-operator/stream sends a `notice`
- * event for a notice created in that city, none for another city's, and goes through authorize().
+ * event for a notice created in that city, none for another city's, one per row of a bulk create
+ * (also past one NOTIFY's worth of ids), none for a rolled-back create, and goes through authorize().
+ * Across two server processes: notice-stream-processes.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../../../src/shared/registry';
+import { ID_CHUNK } from '../../../src/server/events/record-events';
+import { createRecords, insertRecord } from '../../../src/server/repositories/resource-repository';
 import { bearer, createTestApp, login, type TestApp } from './helpers';
+import { eventsOf, readUntil } from './sse';
 
 let t: TestApp;
 let base: string;
@@ -13,20 +19,6 @@ beforeAll(async () => {
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => t.close());
-
-/** Reads the stream until `until` matches what arrived; answers the text read. */
-async function readUntil(body: ReadableStream<Uint8Array>, until: RegExp): Promise<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!until.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-  }
-  reader.releaseLock();
-  return text;
-}
 
 describe('notice stream', () => {
   it('pushes a notice created in the city, not one of another city', async () => {
@@ -58,5 +50,27 @@ describe('notice stream', () => {
     const res = await t.app.inject({ method: 'GET', url: '/kobe/api/notify-operator/stream', headers: bearer(teacher) });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'forbidden' });
+  });
+
+  it('announces every row of a bulk create, and nothing of a rolled-back create', async () => {
+    const operator = await login(t.app, 'operator');
+    const abort = new AbortController();
+    const res = await fetch(`${base}/kobe/api/notify-operator/stream`, { headers: bearer(operator), signal: abort.signal });
+    const body = res.body!;
+    await readUntil(body, /: connected/);
+    const def = registry.get('notify_operator')!;
+    await expect(
+      t.db.transaction(async (tx) => {
+        await insertRecord(tx, def, 'kobe', { title: '取り消されるお知らせ', description: '本文', operator: 2, read: false, users: [] }, { userId: null });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const n = ID_CHUNK + 5; // two notifications of ids
+    const ids = await createRecords(t.db, def, 'kobe', Array.from({ length: n }, (_, i) => ({ title: `一括${i}`, description: '本文', operator: 2 })), { userId: null });
+    const text = await readUntil(body, new RegExp(`"一括${n - 1}"[\\s\\S]*\\n\\n`));
+    const events = eventsOf<{ id: number }>(text, 'notice');
+    expect(events.map((e) => e.id).sort((a, b) => a - b)).toEqual(ids);
+    expect(text).not.toContain('取り消されるお知らせ');
+    abort.abort();
   });
 });
