@@ -9,23 +9,26 @@ import { expect, test, type Page } from '@playwright/test';
 import { signInQuickly, spaGoto } from './helpers';
 
 /**
- * Starts recording every antd message the page shows (its text, when it enters the document with a
- * box on screen) and returns a reader of the texts so far. The messages leave after 3 s; on a loaded
- * machine a poll for the visible message may come after it has gone, the record does not.
+ * Starts recording every antd message the page shows and returns a reader of the texts so far. The
+ * messages leave after 3 s; on a loaded machine a poll for the visible message may come after it has
+ * gone, the record does not. After each batch of DOM changes every message notice in the document is
+ * looked at, and recorded once, as soon as it has text: it does not matter whether antd inserted the
+ * notice whole, filled it later, or built it in a detached container first.
  */
 async function watchMessages(page: Page): Promise<() => Promise<string[]>> {
   await page.evaluate(() => {
     const shown: string[] = [];
+    const seen = new WeakSet<Element>();
     (window as unknown as { shownMessages: string[] }).shownMessages = shown;
-    new MutationObserver((records) => {
-      for (const r of records) {
-        for (const node of r.addedNodes) {
-          if (!(node instanceof Element)) continue;
-          const notices = [node, ...node.querySelectorAll('.ant-message-notice')].filter((e) => e.matches('.ant-message-notice'));
-          for (const n of notices) if (n.getClientRects().length > 0) shown.push(n.textContent ?? '');
-        }
+    const look = () => {
+      for (const n of document.querySelectorAll('.ant-message-notice')) {
+        const text = n.textContent ?? '';
+        if (seen.has(n) || !text) continue;
+        seen.add(n);
+        shown.push(text);
       }
-    }).observe(document.body, { childList: true, subtree: true });
+    };
+    new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
   });
   return () => page.evaluate(() => (window as unknown as { shownMessages: string[] }).shownMessages);
 }
