@@ -5,7 +5,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { fillPath, getResource } from '../../src/shared/registry';
-import { openLogin, signIn } from './helpers';
+import { logOut, openLogin, signIn } from './helpers';
 
 const CITY = 'kobe';
 const news = getResource('news');
@@ -66,20 +66,21 @@ test('the same pages in dark mode, switched on through the top bar', async ({ pa
   await page.goto(`/${CITY}/news`);
   const search = page.getByRole('searchbox', { name: '検索' });
   await search.focus();
-  const ring = await search.evaluate((el) => {
-    const box = el.closest('.ant-select, .ant-picker, .ant-input-affix-wrapper, .ant-checkbox, .ant-radio') ?? el;
-    const style = getComputedStyle(box);
-    return `${style.outlineStyle} ${style.outlineColor}`;
-  });
-  expect(ring).toBe('solid rgb(105, 177, 255)');
+  // antd's inputs animate their colours (0.2 s): the ring is read until it has settled.
+  const ring = () =>
+    search.evaluate((el) => {
+      const box = el.closest('.ant-select, .ant-picker, .ant-input-affix-wrapper, .ant-checkbox, .ant-radio') ?? el;
+      const style = getComputedStyle(box);
+      return `${style.outlineStyle} ${style.outlineColor}`;
+    });
+  await expect.poll(ring).toBe('solid rgb(105, 177, 255)');
 
   await page.goto('/city');
   await expect(page.getByRole('button', { name: '神戸市' })).toBeVisible();
   await expectNoSeriousViolation(page, 'dark city');
 
   await page.goto(`/${CITY}/dashboard`);
-  await page.getByRole('button', { name: 'ログアウト' }).click();
-  await expect(page.getByLabel('ユーザー名')).toBeVisible();
+  await logOut(page);
   await expectNoSeriousViolation(page, 'dark login');
 });
 

@@ -40,6 +40,18 @@ export async function signInQuickly(page: Page, username: string, citySlug: stri
   await expect(page.getByTestId('current-user')).toBeVisible({ timeout: 150_000 });
 }
 
+/**
+ * Signs out with the top bar's button and waits for the login page that the logout loads afresh
+ * (`location.replace('/login')`), not for an earlier /login of the router that the reload then replaces.
+ */
+export async function logOut(page: Page): Promise<void> {
+  const loaded = page.waitForEvent('load', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'ログアウト' }).click();
+  await loaded;
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByLabel('ユーザー名')).toBeVisible();
+}
+
 /** Saves a full-page screenshot under test-results/screenshots. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.evaluate(() => document.fonts.ready);

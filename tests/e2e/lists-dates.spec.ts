@@ -38,3 +38,21 @@ test('the presets are offered and 今日 keeps only what was created today', asy
   expect(decodeURIComponent(page.url())).toContain(to);
   await expect(page.getByPlaceholder('開始日')).toHaveValue(day.replace(/-/g, '/'));
 });
+
+test('the picker loads on first use and opens from the keyboard too', async ({ page }) => {
+  await signInQuickly(page, 'operator', CITY);
+  await page.goto(`/${CITY}/news`);
+  await expect(page.locator('.ant-table tbody tr.ant-table-row').first()).toBeVisible();
+  // Until somebody uses it, the filter is a stand-in: antd's picker is not on the page.
+  const standIn = page.getByRole('textbox', { name: '期間' });
+  await expect(standIn).toHaveAttribute('placeholder', '開始日 → 終了日');
+  await expect(page.locator('.ant-picker')).toHaveCount(0);
+  // Tabbing onto it changes nothing; Enter brings the picker, focused and open, with its presets.
+  await standIn.focus();
+  await expect(standIn).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('過去1週間', { exact: true })).toBeVisible();
+  await expect(page.getByPlaceholder('開始日', { exact: true })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByText('過去1週間', { exact: true })).toBeHidden();
+});

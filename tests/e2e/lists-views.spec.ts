@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { fillPath, getResource } from '../../src/shared/registry';
-import { signIn, signInQuickly } from './helpers';
+import { logOut, signIn, signInQuickly } from './helpers';
 
 const CITY = 'kobe';
 const news = getResource('news');
@@ -37,8 +37,7 @@ test('a saved view comes back after signing out and in', async ({ page }) => {
   await expect(page.getByText('表示を保存しました。')).toBeVisible();
 
   // Sign out, sign in again, open the list plainly.
-  await page.getByRole('button', { name: 'ログアウト' }).click();
-  await expect(page).toHaveURL(/\/login/);
+  await logOut(page);
   await signIn(page, 'operator');
   await page.waitForURL(/\/(city|kobe\/dashboard)$/);
   await page.goto(`/${CITY}/news`);

@@ -4,7 +4,7 @@
  * switch, sign-in errors, and tokens kept out of JavaScript's reach.
  */
 import { expect, test } from '@playwright/test';
-import { openLogin, screenshot, signIn, signInQuickly, signInTo } from './helpers';
+import { logOut, openLogin, screenshot, signIn, signInQuickly, signInTo } from './helpers';
 
 test.describe('sign-in', () => {
   test('a username that does not exist shows このユーザ名が存在していません。', async ({ page }) => {
@@ -43,8 +43,7 @@ test.describe('sign-in', () => {
     expect(stored).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
     await page.goto('/login');
     await expect(page).toHaveURL(/\/kobe\/dashboard$/);
-    await page.getByRole('button', { name: 'ログアウト' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await logOut(page);
     expect(await page.evaluate(() => localStorage.getItem('City'))).toBeNull();
     await page.goto('/kobe/news');
     await expect(page).toHaveURL(/\/login$/);

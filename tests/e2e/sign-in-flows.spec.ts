@@ -4,7 +4,7 @@
  * Operator, route roles (/401?noGoBack=true), unknown paths and the open views.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { openLogin, PASSWORD, signIn, signInQuickly } from './helpers';
+import { logOut, openLogin, PASSWORD, signIn, signInQuickly } from './helpers';
 
 const DENY = 'このアカウントにはシステムへのアクセス権限がありません。';
 
@@ -91,8 +91,7 @@ test.describe('logout (000 4)', () => {
     await reloaded;
     await expect(page).toHaveURL(/\/kobe\/dashboard$/);
     await expect(page.getByTestId('current-user')).toContainText('管理 太郎');
-    await page.getByRole('button', { name: 'ログアウト' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await logOut(page);
     expect(await page.evaluate(() => localStorage.getItem('City'))).toBeNull();
     expect(await signedIn(page)).toBe(false);
   });

@@ -2,11 +2,18 @@
  * The date filter of a generated list (issue 5; 001 9 date-range presets): a range picker on one of
  * the list's date columns (a choice when it has several) with the presets today, last week, last
  * month and last 3 months. The range becomes the filters `<field>__from` and `<field>__to`.
+ *
+ * antd's picker loads on first use (./date-range-picker): until then a read-only stand-in of the
+ * same size and label shows. The pointer coming over it or the focus reaching it starts the
+ * download; a click, Enter, Space or Arrow Down on it gives way to the real picker, focused and
+ * open. Tabbing past it changes nothing. A list opened with a range (its address, a saved view)
+ * shows the real picker at once.
  */
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CrudFilter } from '@refinedev/core';
-import { DatePicker, Flex, Select } from 'antd';
+import { Flex, Input, Select } from 'antd';
+import { CalendarOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ResourceDef } from '@/shared/registry';
 import { DATE_PRESETS, RANGE_FROM, RANGE_TO, presetRange, rangeValues } from './date-presets';
@@ -25,6 +32,12 @@ export function isRangeFilter(f: CrudFilter): boolean {
   return 'field' in f && (f.field.endsWith(RANGE_FROM) || f.field.endsWith(RANGE_TO));
 }
 
+const loadPicker = () => import('./date-range-picker');
+const RangePicker = lazy(() => loadPicker().then((m) => ({ default: m.RangePicker })));
+
+/** Width of the stand-in and the picker (px), so that nothing moves when one gives way to the other. */
+const FILTER_WIDTH = 264;
+
 export interface DateRangeFilterProps {
   def: ResourceDef;
   filters: CrudFilter[];
@@ -35,6 +48,8 @@ export interface DateRangeFilterProps {
 export function DateRangeFilter({ def, filters, onChange }: DateRangeFilterProps) {
   const { t } = useTranslation();
   const columns = useMemo(() => dateColumns(def), [def]);
+  // 'idle': the stand-in; 'shown': the real picker; 'opened': the real picker, focused and open.
+  const [picker, setPicker] = useState<'idle' | 'shown' | 'opened'>('idle');
   const current = filters.filter(isRangeFilter);
   const from = current.find((f) => 'field' in f && f.field.endsWith(RANGE_FROM));
   const to = current.find((f) => 'field' in f && f.field.endsWith(RANGE_TO));
@@ -43,6 +58,7 @@ export function DateRangeFilter({ def, filters, onChange }: DateRangeFilterProps
   if (!field) return null;
   const format = def.schema.properties[field]?.format;
   const value: [Dayjs, Dayjs] | null = from && to ? [dayjs(String(from.value)), dayjs(String(to.value))] : null;
+  if (value && picker === 'idle') setPicker('shown');
 
   const set = (target: string, range: [Dayjs, Dayjs] | null) => {
     if (!range) return onChange([]);
@@ -52,6 +68,25 @@ export function DateRangeFilter({ def, filters, onChange }: DateRangeFilterProps
       { field: `${target}${RANGE_TO}`, operator: 'lte', value: b },
     ]);
   };
+
+  const standIn = (
+    <Input
+      readOnly
+      aria-label={t('lists.dates.range')}
+      placeholder={`${t('lists.dates.start')} → ${t('lists.dates.end')}`}
+      suffix={<CalendarOutlined aria-hidden />}
+      style={{ width: FILTER_WIDTH }}
+      onMouseEnter={() => void loadPicker()}
+      onFocus={() => void loadPicker()}
+      onClick={() => setPicker('opened')}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter' && e.key !== ' ' && e.key !== 'ArrowDown') return;
+        e.preventDefault();
+        setPicker('opened');
+      }}
+      data-testid="date-range-stand-in"
+    />
+  );
 
   return (
     <Flex gap={4} align="center" data-testid="date-range-filter">
@@ -64,16 +99,25 @@ export function DateRangeFilter({ def, filters, onChange }: DateRangeFilterProps
           style={{ minWidth: 120 }}
         />
       )}
-      <DatePicker.RangePicker
-        aria-label={t('lists.dates.range')}
-        placeholder={[t('lists.dates.start'), t('lists.dates.end')]}
-        format={DATE_FORMAT}
-        value={value}
-        allowClear
-        presets={DATE_PRESETS.map((p) => ({ label: t(p.label), value: () => presetRange(p.key) }))}
-        onChange={(range) => set(field, range && range[0] && range[1] ? [range[0], range[1]] : null)}
-        data-format={format}
-      />
+      {picker === 'idle' ? (
+        standIn
+      ) : (
+        <Suspense fallback={standIn}>
+          <RangePicker
+            aria-label={t('lists.dates.range')}
+            placeholder={[t('lists.dates.start'), t('lists.dates.end')]}
+            format={DATE_FORMAT}
+            value={value}
+            allowClear
+            style={{ width: FILTER_WIDTH }}
+            autoFocus={picker === 'opened'}
+            defaultOpen={picker === 'opened'}
+            presets={DATE_PRESETS.map((p) => ({ label: t(p.label), value: () => presetRange(p.key) }))}
+            onChange={(range) => set(field, range && range[0] && range[1] ? [range[0], range[1]] : null)}
+            data-format={format}
+          />
+        </Suspense>
+      )}
     </Flex>
   );
 }

@@ -13,7 +13,7 @@ import { citiesOf, cityAllowed, signInDenial } from '../providers/account';
 import { signOutWith } from '../providers/auth-provider';
 import { useSession } from '../hooks/use-session';
 import { Loading } from '../pages/loading';
-import { AREA_REASON } from '../pages/no-permission-page';
+import { AREA_REASON } from '../pages/no-permission-reason';
 
 const CityArea = lazy(() => import('./city-area').then((m) => ({ default: m.CityArea })));
 

@@ -7,7 +7,7 @@
  * the notification carousel on the dashboard, the back-to-top button after 400 px of scroll, the
  * maintenance page once the API answers 503, the help-centre notice and the command palette (Ctrl+K).
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, type Location } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FloatButton, Layout, Typography } from 'antd';
@@ -20,12 +20,14 @@ import { HelpNotice } from './help-notice';
 import { KeptPage } from './kept-page';
 import { MaintenancePage } from './maintenance-page';
 import { dashboardPath, pageLinks } from './menu-paths';
-import { NoticeCarousel } from './notice-carousel';
 import { PageTabsBar, useTabTitle } from './page-tabs-bar';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 import { setUiPreferences, useUiPreferences } from './ui-preferences';
 import { usePageTabs } from './use-page-tabs';
+
+// The carousel shows on the dashboard only: other pages do not load it (nor antd's Carousel).
+const NoticeCarousel = lazy(() => import('./notice-carousel').then((m) => ({ default: m.NoticeCarousel })));
 
 /** Scroll distance (px) after which the back-to-top button shows (000 2.3). */
 export const BACK_TO_TOP_PX = 400;
@@ -99,7 +101,11 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
           <div hidden={maintenance}>
           <PageTabsBar tabs={tabs} links={links} />
           {tabs.activeKey === root && <Navigate to={home} replace />}
-          {tabs.activeKey === home && <NoticeCarousel city={city} version={noticeVersion} />}
+          {tabs.activeKey === home && (
+            <Suspense fallback={null}>
+              <NoticeCarousel city={city} version={noticeVersion} />
+            </Suspense>
+          )}
           {tabs.tabs.map((tab) => (
             <KeptPage
               key={`${tab.key}#${tab.version}`}

@@ -6,9 +6,7 @@
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button, Result, Space } from 'antd';
-
-/** The query value of /401 for a city the user may not work in. */
-export const AREA_REASON = 'area';
+import { AREA_REASON } from './no-permission-reason';
 
 export function NoPermissionPage() {
   const { t } = useTranslation();
