@@ -3,17 +3,20 @@
  * 001 9 formats of the place); a creation time in a list relative to now (`formatRelative`) with the
  * absolute `YYYY/MM/DD HH:mm:ss` in a tooltip; images as a
  * thumbnail whose full-screen preview closes on a click outside the image, its close button or
- * Escape (antd Image); PDFs as a link opening in a new tab; on detail pages an `x-ref` id also
+ * Escape (antd Image, ./image-value, loaded with the first image: a plain thumbnail until then); PDFs as a link opening in a new tab; on detail pages an `x-ref` id also
  * shows the referenced row's label.
  */
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Image, Space, Tooltip } from 'antd';
+import { Space, Tooltip } from 'antd';
 import { FilePdfOutlined } from '@ant-design/icons';
 import type { FieldSchema } from '@/shared/registry';
 import { currentLanguage } from '../i18n';
 import { useNow } from '../hooks/use-now';
 import { displayKind, formatRelative, formatValue, type DisplayPlace } from './format-value';
 import { RefLabel } from './ref-label';
+
+const ImageValue = lazy(() => import('./image-value').then((m) => ({ default: m.ImageValue })));
 
 function fileName(url: string): string {
   const last = url.split('?')[0].split('/').filter(Boolean).at(-1) ?? url;
@@ -27,7 +30,12 @@ function fileName(url: string): string {
 function FileValue({ prop, url, size }: { prop: FieldSchema | undefined; url: string; size: number }) {
   const kind = displayKind(prop, url);
   if (kind === 'image') {
-    return <Image src={url} width={size} height={size} style={{ objectFit: 'cover' }} alt={fileName(url)} preview={{ maskClosable: true }} />;
+    const alt = fileName(url);
+    return (
+      <Suspense fallback={<img src={url} width={size} height={size} style={{ objectFit: 'cover' }} alt={alt} />}>
+        <ImageValue url={url} size={size} alt={alt} />
+      </Suspense>
+    );
   }
   return (
     <a href={url} target="_blank" rel="noopener noreferrer">
