@@ -1,10 +1,10 @@
 /**
  * One field's value in a list cell or a detail page: text as `formatValue` makes it (dates in the
  * 001 9 formats of the place); a creation time in a list relative to now (`formatRelative`) with the
- * absolute `YYYY/MM/DD HH:mm:ss` in a tooltip; images as a
- * thumbnail whose full-screen preview closes on a click outside the image, its close button or
- * Escape (antd Image, ./image-value, loaded with the first image: a plain thumbnail until then); PDFs as a link opening in a new tab; on detail pages an `x-ref` id also
- * shows the referenced row's label.
+ * absolute `YYYY/MM/DD HH:mm:ss` in a tooltip; images as a thumbnail whose full-screen preview
+ * closes on a click outside the image, its close button or Escape (antd Image in ./image-value,
+ * loaded with the first image; a plain thumbnail until then); PDFs as a link opening in a new tab;
+ * on detail pages an `x-ref` id also shows the referenced row's label.
  */
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
