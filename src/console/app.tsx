@@ -2,8 +2,9 @@
  * The console's wiring (DESIGN.md 'Console'; refine's example apps): providers and resources only.
  * Router: react-router 7 through @refinedev/react-router. Data, auth and access control come from
  * ./providers; resources from the city's menu manifest for the signed-in role; i18n from
- * react-i18next; notifications from antd (providers/notification-provider.ts). Nothing here imports the registry (the data
- * provider and the ability load it lazily), so the login page stays small (≤ 350 KB gzip).
+ * react-i18next; notifications from antd (providers/notification-provider.ts). Nothing here imports
+ * the registry (the data provider and the ability load it lazily), so the login page stays small
+ * (≤ 350 KB gzip).
  */
 import { useEffect, useMemo } from 'react';
 import { BrowserRouter } from 'react-router';

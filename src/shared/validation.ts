@@ -2,7 +2,7 @@
  * Validation of records against their resource schema (000 5; 001 9), the same on the server (every
  * write) and in the console (RJSF's ajv8 validator is given the same keywords through `extendAjv`).
  */
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FieldSchema, ResourceDef, ResourceSchema } from './registry';
 
@@ -135,6 +135,16 @@ function createAjv(): Ajv {
 
 let shared: Ajv | null = null;
 const compiled = new Map<string, ReturnType<Ajv['compile']>>();
+
+/**
+ * Compiles the JSON Schema of a call's own body (one that is not a resource's, e.g. the chat unread
+ * count's) with the same ajv instance, formats and keywords as `validateRecord`. Map the returned
+ * function's `errors` to field errors with `toFieldErrors`. Errors: ajv's for an invalid schema.
+ */
+export function compileBodySchema<T>(schema: object): ValidateFunction<T> {
+  shared ??= createAjv();
+  return shared.compile<T>(schema);
+}
 
 /**
  * The i18n key of an ajv error for a field: the field's `x-messages[keyword]`, else the generic

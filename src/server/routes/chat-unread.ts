@@ -14,11 +14,10 @@
  *   `{count}` each time the caller's own count is set, by any server process (events/user-events.ts).
  * Errors: 400 `validation`, 401, 403, 404, as `{detail, code, fields?}`.
  */
-import Ajv from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import type { ResourceSchema } from '../../shared/registry';
 import { effectiveRole } from '../../shared/roles';
-import { toFieldErrors } from '../../shared/validation';
+import { compileBodySchema, toFieldErrors } from '../../shared/validation';
 import { authorize } from '../auth/authorize';
 import { onUserEvent } from '../events/user-events';
 import { HttpError } from '../http-error';
@@ -43,7 +42,7 @@ export const BODY_SCHEMA = {
   },
 } as const;
 
-const validateBody = new Ajv({ allErrors: true }).compile<{ username: string; count: number }>(BODY_SCHEMA);
+const validateBody = compileBodySchema<{ username: string; count: number }>(BODY_SCHEMA);
 
 const ERRORS = {
   '400': { $ref: '#/components/responses/Validation' },
