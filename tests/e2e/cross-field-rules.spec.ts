@@ -4,7 +4,7 @@
  * server answers; no request leaves the form while it is broken.
  */
 import { expect, test } from '@playwright/test';
-import { screenshot, signInQuickly } from './helpers';
+import { clickInPopup, screenshot, signInQuickly } from './helpers';
 
 const MESSAGE = '給与を範囲で指定する場合は上限を入力してください。';
 
@@ -16,13 +16,13 @@ test('a job with a salary range and no upper bound shows the rule message and se
     if (r.method() === 'POST' && r.url().includes('/api/work/recruitment/')) posts.push(r.url());
   });
   await page.locator('.ant-select', { has: page.locator('#root_salary_range') }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^幅あり$/ }).click();
+  await clickInPopup(page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^幅あり$/ }));
   await page.getByRole('button', { name: '保存' }).click();
   await expect(page.getByText(MESSAGE)).toBeVisible();
   await screenshot(page, 'job-salary-range');
 
   await page.locator('.ant-select', { has: page.locator('#root_salary_range') }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^幅なし$/ }).click();
+  await clickInPopup(page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^幅なし$/ }));
   await page.getByRole('button', { name: '保存' }).click();
   await expect(page.getByText(MESSAGE)).toHaveCount(0);
   expect(posts).toEqual([]);

@@ -2,7 +2,7 @@
  * Shared steps of the console's end-to-end tests: open /login (waiting for the console build the
  * server may still be making), sign in, choose a city, save screenshots.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'demo1234';
 export const SCREENSHOTS = 'test-results/screenshots';
@@ -50,6 +50,27 @@ export async function logOut(page: Page): Promise<void> {
   await loaded;
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByLabel('ユーザー名')).toBeVisible();
+}
+
+/**
+ * Clicks `item` in an antd popup (a dropdown menu, a select's list) once the popup has finished
+ * appearing. antd fades a popup in (motion classes such as `ant-slide-up-enter-prepare`, opacity 0
+ * at first): Playwright already counts it visible and stable in those first frames, where a user
+ * sees nothing, and on a slow machine a click then is lost (the popup stays open, nothing chosen).
+ */
+export async function clickInPopup(item: Locator): Promise<void> {
+  const token = (c: string) => `contains(concat(' ', normalize-space(@class), ' '), ' ${c} ')`;
+  const popup = item.locator(`xpath=ancestor::div[${token('ant-dropdown')} or ${token('ant-select-dropdown')}][1]`);
+  await expect(popup).toHaveCount(1);
+  await expect(popup).not.toHaveClass(/-(enter|appear|leave)\b/);
+  await item.click();
+}
+
+/** Chooses the item `name` of the antd dropdown menu just opened (see `clickInPopup`); it closes. */
+export async function chooseMenuItem(page: Page, name: string, exact = false): Promise<void> {
+  const item = page.getByRole('menuitem', { name, exact });
+  await clickInPopup(item);
+  await expect(item).toBeHidden();
 }
 
 /** Saves a full-page screenshot under test-results/screenshots. */

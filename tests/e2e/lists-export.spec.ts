@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import iconv from 'iconv-lite';
 import { fillPath, getResource } from '../../src/shared/registry';
-import { signInQuickly } from './helpers';
+import { chooseMenuItem, signInQuickly } from './helpers';
 
 const CITY = 'kobe';
 const news = getResource('news');
@@ -14,7 +14,7 @@ const news = getResource('news');
 async function download(page: Page, choice: string): Promise<Buffer> {
   const pending = page.waitForEvent('download');
   await page.getByRole('button', { name: 'CSV' }).click();
-  await page.getByRole('menuitem', { name: choice }).click();
+  await chooseMenuItem(page, choice);
   const file = await pending;
   expect(file.suggestedFilename()).toBe('news.csv');
   return readFile((await file.path())!);

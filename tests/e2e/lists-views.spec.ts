@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { fillPath, getResource } from '../../src/shared/registry';
-import { logOut, signIn, signInQuickly } from './helpers';
+import { clickInPopup, logOut, signIn, signInQuickly } from './helpers';
 
 const CITY = 'kobe';
 const news = getResource('news');
@@ -27,7 +27,7 @@ test('a saved view comes back after signing out and in', async ({ page }) => {
   await table.getByRole('columnheader', { name: 'タイトル' }).click();
   await expect(table.locator('tbody tr.ant-table-row').first()).toContainText('VIEWTEST-a');
   await page.getByTestId('column-chooser').click();
-  await page.locator('.ant-select-item-option', { hasText: '種別' }).click();
+  await clickInPopup(page.locator('.ant-select-item-option', { hasText: '種別' }));
   await page.keyboard.press('Escape');
   await expect(table.getByRole('columnheader', { name: '種別' })).toHaveCount(0);
 
@@ -50,7 +50,7 @@ test('a saved view comes back after signing out and in', async ({ page }) => {
 
   // The standard view puts everything back.
   await page.getByTestId('saved-views').locator('.ant-select-selector').click();
-  await page.locator('.ant-select-item-option', { hasText: '標準の表示' }).click();
+  await clickInPopup(page.locator('.ant-select-item-option', { hasText: '標準の表示' }));
   await expect(table.getByRole('columnheader', { name: '種別' })).toBeVisible();
   await expect(page.getByRole('searchbox', { name: '検索' })).toHaveValue('');
 

@@ -4,7 +4,7 @@
  * switch, sign-in errors, and tokens kept out of JavaScript's reach.
  */
 import { expect, test } from '@playwright/test';
-import { logOut, openLogin, screenshot, signIn, signInQuickly, signInTo } from './helpers';
+import { clickInPopup, logOut, openLogin, screenshot, signIn, signInQuickly, signInTo } from './helpers';
 
 test.describe('sign-in', () => {
   test('a username that does not exist shows このユーザ名が存在していません。', async ({ page }) => {
@@ -148,7 +148,7 @@ test.describe('news as an Operator', () => {
     };
     expect(await calendarHeader('開始日')).toMatch(/^\d{4}年\d{1,2}月$/);
     await page.getByTestId('language-switch').click();
-    await page.locator('.ant-select-item-option[title="English"]').click();
+    await clickInPopup(page.locator('.ant-select-item-option[title="English"]'));
     await expect(page.getByText('Switch Language Success')).toBeVisible();
     await expect(page.getByTestId('side-menu').getByRole('link', { name: 'News', exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create' })).toBeVisible();

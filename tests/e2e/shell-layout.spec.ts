@@ -6,7 +6,7 @@
  * mobile layout at 800 px.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { signInQuickly, spaGoto } from './helpers';
+import { chooseMenuItem, clickInPopup, signInQuickly, spaGoto } from './helpers';
 
 /**
  * Starts recording every antd message the page shows and returns a reader of the texts so far. The
@@ -65,7 +65,7 @@ test('top bar: breadcrumb from the dashboard, size and language kept across a re
   let messages = await watchMessages(page);
   await page.getByTestId('size-switch').click();
   expect(await messages()).toEqual([]);
-  await page.getByRole('menuitem', { name: '小', exact: true }).click();
+  await chooseMenuItem(page, '小', true);
   await expect.poll(messages).toEqual(['Switch Size Success']);
   await expect(logout).toHaveClass(/ant-btn-sm/);
   await page.reload();
@@ -75,7 +75,7 @@ test('top bar: breadcrumb from the dashboard, size and language kept across a re
   messages = await watchMessages(page);
   await page.getByTestId('language-switch').click();
   expect(await messages()).toEqual([]);
-  await page.getByTitle('English').click();
+  await clickInPopup(page.getByTitle('English'));
   await expect.poll(messages).toEqual(['Switch Language Success']);
   await page.reload();
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();

@@ -4,7 +4,7 @@
  * page of the menu and to an open tab, by keyboard only.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { signInQuickly } from './helpers';
+import { chooseMenuItem, signInQuickly } from './helpers';
 
 const tabs = (page: Page) => page.getByTestId('page-tabs').getByRole('tab');
 const menuLink = (page: Page, name: string) => page.getByTestId('side-menu').getByRole('link', { name, exact: true });
@@ -61,7 +61,7 @@ test('tabs keep a list search and unsaved form input; close others; close all', 
 
   // close others (from the tab bar's menu): the dashboard and this tab stay
   await page.getByTestId('tabs-menu').click();
-  await page.getByRole('menuitem', { name: '他のタブを閉じる' }).click();
+  await chooseMenuItem(page, '他のタブを閉じる');
   await expect(tabs(page)).toHaveText(['ダッシュボード', 'ニュース · 新規作成']);
   await expect(page.locator('#root_title')).toHaveValue('まだ保存していない題名');
 
@@ -69,7 +69,7 @@ test('tabs keep a list search and unsaved form input; close others; close all', 
   await menuLink(page, 'イベント').click();
   await expect(tabs(page)).toHaveCount(3);
   await page.getByTestId('tabs-menu').click();
-  await page.getByRole('menuitem', { name: 'すべて閉じる' }).click();
+  await chooseMenuItem(page, 'すべて閉じる');
   // the form still holds unsaved input: closing it asks first (issue 5 unsaved-changes guard)
   await page.getByRole('dialog').getByRole('button', { name: '破棄して閉じる' }).click();
   await expect(tabs(page)).toHaveText(['ダッシュボード']);
@@ -90,7 +90,7 @@ test('closing a tab with its close button goes to its neighbour', async ({ page 
   await page.getByRole('button', { name: '新規作成' }).click();
   await page.locator('#root_title').fill('消える題名');
   await page.getByTestId('tabs-menu').click();
-  await page.getByRole('menuitem', { name: '再読み込み' }).click();
+  await chooseMenuItem(page, '再読み込み');
   await page.getByRole('dialog').getByRole('button', { name: '破棄して閉じる' }).click();
   await expect(page.locator('#root_title')).toHaveValue('');
 });

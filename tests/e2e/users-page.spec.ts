@@ -4,13 +4,13 @@
  * delete after a confirmation, and a delete the server declines (209) keeping the entry.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { screenshot, signInQuickly } from './helpers';
+import { clickInPopup, screenshot, signInQuickly } from './helpers';
 
 const USERNAME_TAKEN = 'ユーザー名が既に使用されています。 もう一度お試しください。';
 
 async function chooseFilter(page: Page, label: string): Promise<void> {
   await page.locator('.ant-select', { has: page.getByRole('combobox', { name: '絞り込み' }) }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${label}$`) }).click();
+  await clickInPopup(page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${label}$`) }));
 }
 
 async function searchFor(page: Page, text: string): Promise<void> {
