@@ -12,7 +12,7 @@ import { createI18n } from '../../src/shared/i18n';
 import { menuFor, type MenuEntry } from '../../src/shared/manifest';
 import { fillPath, getResource, registry, type ResourceDef } from '../../src/shared/registry';
 import type { Profile } from '../../src/shared/roles';
-import { chooseMenuItem, signInQuickly } from './helpers';
+import { chooseMenuItem, clickInPopup, signInQuickly } from './helpers';
 import { createRecord, filesRouteExists, recordBody, uploadSample } from './record-fixtures';
 
 const CITY = 'kobe';
@@ -98,7 +98,7 @@ test('a row action asks for confirmation, runs and says 保存しました。', 
   await openList(page, entry, id);
   const call = page.waitForResponse((r) => r.request().method() === action.method && r.url().includes(fillPath(action.path, { city: CITY, id: id as string })));
   await page.locator(`tr[data-row-key="${String(id)}"] [data-action="${action.name}"]`).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: '実行' }).click();
+  await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '実行' }));
   expect((await call).status()).toBeLessThan(300);
   await expect(page.getByText('保存しました。')).toBeVisible();
 });
@@ -118,7 +118,7 @@ test('an optimistic delete removes the row at once and puts it back when the ser
   });
   const row = page.locator(`tr[data-row-key="${String(id)}"]`);
   await row.getByRole('button', { name: '削除' }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }).click();
+  await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }));
   await expect(row).toHaveCount(0);
   release();
   await expect(page.getByText('Server Error Occured. Please Try Again !')).toBeVisible();
@@ -135,7 +135,7 @@ test("a delete answered 209 keeps the row and shows the server's message", async
   );
   const tr = page.locator(`tr[data-row-key="${String(row.id)}"]`);
   await tr.getByRole('button', { name: '削除' }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }).click();
+  await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }));
   await expect(page.getByText('このデータは削除できません。')).toBeVisible();
   await expect(tr).toBeVisible();
   await expect(page.getByText('削除しました。')).toHaveCount(0);

@@ -53,14 +53,14 @@ export async function logOut(page: Page): Promise<void> {
 }
 
 /**
- * Clicks `item` in an antd popup (a dropdown menu, a select's list) once the popup has finished
+ * Clicks `item` in an antd popup (a dropdown menu, a select's list, a popconfirm) once the popup has finished
  * appearing. antd fades a popup in (motion classes such as `ant-slide-up-enter-prepare`, opacity 0
  * at first): Playwright already counts it visible and stable in those first frames, where a user
  * sees nothing, and on a slow machine a click then is lost (the popup stays open, nothing chosen).
  */
 export async function clickInPopup(item: Locator): Promise<void> {
   const token = (c: string) => `contains(concat(' ', normalize-space(@class), ' '), ' ${c} ')`;
-  const popup = item.locator(`xpath=ancestor::div[${token('ant-dropdown')} or ${token('ant-select-dropdown')}][1]`);
+  const popup = item.locator(`xpath=ancestor::div[${['ant-dropdown', 'ant-select-dropdown', 'ant-popover'].map(token).join(' or ')}][1]`);
   await expect(popup).toHaveCount(1);
   await expect(popup).not.toHaveClass(/-(enter|appear|leave)\b/);
   await item.click();

@@ -103,7 +103,7 @@ test.describe('news as an Operator', () => {
 
     // delete it, after the confirmation
     await editedRow.getByRole('button', { name: '削除' }).click();
-    await page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }).click();
+    await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }));
     await expect(page.getByText('削除しました。')).toBeVisible();
     await expect(page.getByRole('row', { name: new RegExp(String(stamp)) })).toHaveCount(0);
   });

@@ -81,7 +81,7 @@ test('an Operator of kobe lists, filters, creates, edits and deletes users', asy
 
   // delete, after the confirmation
   await row.getByRole('button', { name: '削除' }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: 'はい' }).click();
+  await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: 'はい' }));
   await expect(page.getByText('削除しました。')).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(username) })).toHaveCount(0);
 });
@@ -93,7 +93,7 @@ test('a delete the server declines (209) keeps the entry and shows its message',
   const own = page.getByRole('row', { name: /\boperator\b/ }).first();
   await expect(own).toBeVisible();
   await own.getByRole('button', { name: '削除' }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: 'はい' }).click();
+  await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: 'はい' }));
   await expect(page.getByText('自分自身のアカウントは削除できません。')).toBeVisible();
   await expect(own).toBeVisible();
 });
