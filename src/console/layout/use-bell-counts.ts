@@ -11,13 +11,15 @@
  * Report counts only for Operator, Advertiser and Administrator (000 6), and each line only when the
  * role may read its resource. Counts are read again on every route change; for an Operator, admin
  * notices also arrive live over server-sent events (GET /{city}/api/notify-operator/stream), no
- * polling. `onNotice` hears each live notice.
+ * polling, and the counts are read again when the stream may have missed some
+ * (providers/live-stream.ts). `onNotice` hears each live notice.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useAbility } from '@casl/react';
 import type { AppAbility } from '@/shared/ability';
 import { request } from '../providers/http';
+import { openLiveStream } from '../providers/live-stream';
 import { useSession } from '../hooks/use-session';
 
 export type BellKind = 'notice' | 'dish' | 'review' | 'matching';
@@ -114,19 +116,22 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
 
   // Live admin notices for an Operator (000 6): the server pushes, the count follows.
   const live = ability.can('read', 'feature:live-notices') && kinds.includes('notice');
+  // Notices the stream may have missed (a reconnection, the server's `resync`): the counts are read again.
+  const loadRef = useRef(load);
+  loadRef.current = load;
   useEffect(() => {
-    if (!live || typeof EventSource === 'undefined') return;
-    const source = new EventSource(`${base}/notify-operator/stream`);
-    source.addEventListener('notice', (ev) => {
-      try {
-        const notice = JSON.parse((ev as MessageEvent<string>).data) as LiveNotice & { read?: boolean };
-        if (!notice.read) setCounts((c) => ({ ...c, notice: c.notice + 1 }));
-        noticeRef.current?.(notice);
-      } catch {
-        // a malformed event is skipped
-      }
-    });
-    return () => source.close();
+    if (!live) return;
+    return openLiveStream(
+      `${base}/notify-operator/stream`,
+      {
+        notice: (data) => {
+          const notice = data as LiveNotice & { read?: boolean };
+          if (!notice.read) setCounts((c) => ({ ...c, notice: c.notice + 1 }));
+          noticeRef.current?.(notice);
+        },
+      },
+      () => void loadRef.current(),
+    );
   }, [live, base]);
 
   const reset = useCallback(

@@ -2,13 +2,15 @@
  * The chat unread count of the signed-in user (000 2.3 'the chat item shows an unread badge'; 001 7.9
  * chatAdminUnread): the user info's `chat_admin_unread` (reloaded on every route change, 000 4) and,
  * for the roles with the chat entry (ability `read` on `chat_unread`: Administrator, Operator), live
- * over server-sent events: GET /default/api/users/chat-unread/stream sends `chat-unread` {count} when
- * the count is set (by the chat service, PUT /default/api/users/chat-unread/). No polling.
+ * over server-sent events: GET /default/api/users/chat-unread/stream sends `chat-unread` {count} at
+ * each opening (a reconnection misses nothing) and when the count is set (by the chat service,
+ * PUT /default/api/users/chat-unread/). No polling.
  */
 import { useEffect } from 'react';
 import { useAbility } from '@casl/react';
 import type { AppAbility } from '@/shared/ability';
 import { useSession } from '../hooks/use-session';
+import { openLiveStream } from '../providers/live-stream';
 import { setChatUnread } from '../providers/session';
 
 /** The stream of the caller's own chat unread count (ours). */
@@ -20,17 +22,13 @@ export function useChatUnread(): number {
   const { chatUnread } = useSession();
   const live = ability.can('read', 'chat_unread');
   useEffect(() => {
-    if (!live || typeof EventSource === 'undefined') return;
-    const source = new EventSource(CHAT_UNREAD_STREAM);
-    source.addEventListener('chat-unread', (ev) => {
-      try {
-        const count = Number((JSON.parse((ev as MessageEvent<string>).data) as { count?: unknown }).count);
+    if (!live) return;
+    return openLiveStream(CHAT_UNREAD_STREAM, {
+      'chat-unread': (data) => {
+        const count = Number((data as { count?: unknown } | null)?.count);
         if (Number.isInteger(count) && count >= 0) setChatUnread(count);
-      } catch {
-        // a malformed event is skipped
-      }
+      },
     });
-    return () => source.close();
   }, [live]);
   return chatUnread;
 }

@@ -20,11 +20,17 @@ export interface Database extends Queryable {
    * Calls `handler` with the payload of every NOTIFY on `channel` (a lowercase identifier) from now
    * on: on PostgreSQL from every process on the database, through one LISTEN connection of this
    * database object (opened at the first call, reconnected after a loss: notifications sent while it
-   * is down are lost); on PGlite within this instance. Resolves once the LISTEN is active, to the
-   * unsubscribe function. A NOTIFY sent in a transaction arrives after its commit, never after a
-   * rollback. Errors: connection errors of the first LISTEN.
+   * is down are lost, see `onListenRestored`); on PGlite within this instance. Resolves once the
+   * LISTEN is active, to the unsubscribe function. A NOTIFY sent in a transaction arrives after its
+   * commit, never after a rollback. Errors: connection errors of the first LISTEN.
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `handler` each time the LISTEN connection is back after a loss, once every channel is
+   * listened again: the notifications of the time it was down are lost, so whoever relied on them
+   * reads the state again. Never called on PGlite (nothing to lose). Answers the unsubscribe function.
+   */
+  onListenRestored(handler: () => void): () => void;
   /** Closes the database (PGlite: shuts down cleanly and releases the directory lock). Idempotent. */
   close(): Promise<void>;
 }

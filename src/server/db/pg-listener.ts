@@ -3,7 +3,9 @@
  * processes share one PostgreSQL, so live events travel through it). One dedicated `pg.Client` per
  * listener, outside the pool, carries every channel; it is opened by the first `listen` and, when it
  * is lost, reopened after 1 s, 2 s, 4 s … (at most 30 s) with every channel listened again.
- * Notifications sent while it is down are lost (the console's counts are read again on navigation).
+ * Notifications sent while it is down are lost: once it is back, the `onRestored` handlers are
+ * called, so that whoever relied on them reads again what it may have missed (the event streams send
+ * `resync`, routes/event-stream.ts).
  */
 import pg from 'pg';
 
@@ -16,6 +18,8 @@ export const LISTENER_APP_NAME = `city-console-listener-${process.pid}`;
 export interface PgListener {
   /** See `Database.listen`. Errors: a channel that is not a lowercase identifier; connection errors of the first LISTEN. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** See `Database.onListenRestored`. */
+  onRestored(handler: () => void): () => void;
   /** Ends the connection and stops reconnecting. Idempotent. */
   close(): Promise<void>;
 }
@@ -28,6 +32,9 @@ export function createPgListener(url: string): PgListener {
   let retryMs = 1000;
   let retry: NodeJS.Timeout | null = null;
   let closed = false;
+  // Set when a connection is lost, cleared by the next connection: that one is a restoration.
+  let wasLost = false;
+  const restored = new Set<() => void>();
 
   const dispatch = (msg: pg.Notification): void => {
     for (const h of handlers.get(msg.channel) ?? []) {
@@ -55,6 +62,7 @@ export function createPgListener(url: string): PgListener {
   const lost = (c: pg.Client, err?: Error): void => {
     if (client !== c) return;
     client = null;
+    wasLost = true;
     c.end().catch(() => undefined);
     if (err && !closed) console.error(`postgres listener: connection lost (${err.message}); reconnecting`);
     scheduleRetry();
@@ -80,6 +88,16 @@ export function createPgListener(url: string): PgListener {
       }
       client = c;
       retryMs = 1000;
+      if (wasLost) {
+        wasLost = false;
+        for (const h of [...restored]) {
+          try {
+            h();
+          } catch (err) {
+            console.error(`postgres listener: a restoration handler failed: ${(err as Error).message}`);
+          }
+        }
+      }
       return c;
     })().finally(() => {
       connecting = null;
@@ -110,6 +128,10 @@ export function createPgListener(url: string): PgListener {
         handlers.delete(channel);
         await client?.query(`UNLISTEN ${channel}`).catch(() => undefined);
       };
+    },
+    onRestored(handler) {
+      restored.add(handler);
+      return () => void restored.delete(handler);
     },
     async close() {
       closed = true;

@@ -97,6 +97,8 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
       const unlisten = await pg.listen(channel, handler);
       return () => unlisten();
     },
+    // One process, no connection to lose.
+    onListenRestored: () => () => undefined,
     close() {
       closing ??= (async () => {
         process.off('SIGTERM', onSignal);

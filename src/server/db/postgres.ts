@@ -75,6 +75,7 @@ export async function openPostgres(url: string, options: { schema?: string | nul
       }
     },
     listen: (channel, handler) => listener.listen(channel, handler),
+    onListenRestored: (handler) => listener.onRestored(handler),
     close() {
       closing ??= listener.close().then(() => pool.end());
       return closing;

@@ -11,7 +11,9 @@
  *   Operator may set its own count and those of Operators sharing one of its cities (an
  *   Administrator's: 403; another Operator's: 404), an Administrator anyone's. Unknown user: 404.
  * - GET /default/api/users/chat-unread/stream → 200 text/event-stream: a `chat-unread` event
- *   `{count}` each time the caller's own count is set, by any server process (events/user-events.ts).
+ *   `{count}` with the caller's own count at the opening (a reconnecting client misses nothing), each
+ *   time it is set, by any server process (events/user-events.ts), and after a restoration of the
+ *   LISTEN connection (event-stream.ts).
  * Errors: 400 `validation`, 401, 403, 404, as `{detail, code, fields?}`.
  */
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +23,7 @@ import { compileBodySchema, toFieldErrors } from '../../shared/validation';
 import { authorize } from '../auth/authorize';
 import { onUserEvent } from '../events/user-events';
 import { HttpError } from '../http-error';
-import { CHAT_UNREAD_EVENT, setChatUnread } from '../repositories/chat-unread-repository';
+import { CHAT_UNREAD_EVENT, chatUnreadOf, setChatUnread } from '../repositories/chat-unread-repository';
 import { findUserBy } from '../repositories/user-repository';
 import { prepareEventStreams, serveEventStream } from './event-stream';
 
@@ -94,17 +96,21 @@ export function registerChatUnreadRoutes(app: FastifyInstance): void {
         openapi: {
           operationId: 'users_chat_unread_stream',
           tags: ['users'],
-          summary: "The caller's chat unread count as server-sent events `chat-unread` {count} (path ours)",
+          summary: "The caller's chat unread count as server-sent events `chat-unread` {count}: at the opening and at each change (path ours)",
           responses: { '200': { description: 'Event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '401': ERRORS['401'], '403': ERRORS['403'] },
         },
       },
     },
     async (request, reply) => {
       const { profile } = await authorize(request, 'read', SUBJECT, { city: null });
-      await serveEventStream(request, reply, (send) =>
-        onUserEvent(app.db, profile.id, (event, data) => {
-          if (event === CHAT_UNREAD_EVENT) send(CHAT_UNREAD_EVENT, { count: Number(data.count ?? 0) });
-        }),
+      await serveEventStream(
+        request,
+        reply,
+        (send) =>
+          onUserEvent(app.db, profile.id, (event, data) => {
+            if (event === CHAT_UNREAD_EVENT) send(CHAT_UNREAD_EVENT, { count: Number(data.count ?? 0) });
+          }),
+        { sendState: async (send) => send(CHAT_UNREAD_EVENT, { count: await chatUnreadOf(app.db, profile.id) }) },
       );
     },
   );

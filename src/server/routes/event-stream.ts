@@ -4,6 +4,11 @@
  * active answers 200 `text/event-stream` with a `: connected` comment, so an event published after
  * that comment arrives. A `: ping` comment every PING_MS keeps proxies from closing an idle stream.
  * Open streams are ended when the server closes.
+ *
+ * Nothing is lost when the process's LISTEN connection was down for a while (PostgreSQL only,
+ * `Database.onListenRestored`): once it is back, every open stream sends its current state (the
+ * route's `sendState`) or, without one, a `resync` event (data `{}`) that tells the client to read
+ * again what it shows.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -37,28 +42,59 @@ export function prepareEventStreams(app: FastifyInstance): void {
   streamsOf(app);
 }
 
+export interface EventStreamOptions {
+  /**
+   * Sends the stream's current state (say, a count read from the database) with `send`: right after
+   * `: connected` and after each restoration of the LISTEN connection (in place of `resync`). Events
+   * published meanwhile are written after it, in order. A rejection is logged; the stream goes on.
+   */
+  sendState?: (send: SendEvent) => Promise<void>;
+}
+
 /**
  * Answers `request` with an event stream fed by `subscribe` (which resolves, once listening, to its
  * unsubscribe function, called when the client goes away). Errors of `subscribe` reach Fastify's
  * error handler (nothing is written yet).
  */
-export async function serveEventStream(request: FastifyRequest, reply: FastifyReply, subscribe: (send: SendEvent) => Promise<() => void>): Promise<void> {
+export async function serveEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  subscribe: (send: SendEvent) => Promise<() => void>,
+  options: EventStreamOptions = {},
+): Promise<void> {
   const res = reply.raw;
-  const stop = await subscribe((event, data) => {
-    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  });
+  let ended = false;
+  const write: SendEvent = (event, data) => {
+    if (!ended) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  // Every write goes through one chain, so that events published while the state is read follow it.
+  let chain: Promise<void> = Promise.resolve();
+  const send: SendEvent = (event, data) => {
+    chain = chain.then(() => write(event, data));
+  };
+  const { sendState } = options;
+  const resync = () => {
+    chain = chain.then(() =>
+      sendState
+        ? sendState(write).catch((err: Error) => request.log.error({ err }, 'event stream: reading the state failed'))
+        : write('resync', {}),
+    );
+  };
+  const stop = await subscribe(send);
   reply.hijack();
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   res.write(': connected\n\n');
+  if (sendState) resync();
+  const unwatch = request.server.db.onListenRestored(resync);
   const open = streamsOf(request.server);
   open.add(res);
   const ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
-  let ended = false;
   const end = () => {
     if (ended) return;
     ended = true;
     clearInterval(ping);
     stop();
+    unwatch();
     open.delete(res);
   };
   request.raw.on('close', end);

@@ -9,7 +9,9 @@
  *   check: 401, 403, unknown city 404). No polling: the events come from the create itself, through
  *   PostgreSQL NOTIFY, so a notice created by any server process on the database reaches the streams
  *   of every process (events/record-events.ts; one LISTEN connection per process, not per stream).
- *   A bulk create sends one event per row.
+ *   A bulk create sends one event per row. After a loss of the process's LISTEN connection, once it
+ *   is back, a `resync` event `{}` says that notices may have been missed: the client reads its
+ *   counts again (event-stream.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { authorize } from '../auth/authorize';

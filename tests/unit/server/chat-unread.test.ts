@@ -1,7 +1,8 @@
 /**
  * The chat unread count (000 2.3 chat badge; 001 7.9 chatAdminUnread; ours): PUT
  * /default/api/users/chat-unread/ {username, count} through authorize() and a body schema, the count
- * in the account info, and the caller's own `chat-unread` events on GET /default/api/users/chat-unread/stream.
+ * in the account info, and the caller's own `chat-unread` events on GET /default/api/users/chat-unread/stream
+ * (the current count at the opening, then each change).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, login, type Session, type TestApp } from './helpers';
@@ -75,13 +76,17 @@ describe('chat unread count', () => {
     expect((await account(operator)).chat_admin_unread).toBe(0);
   });
 
-  it("streams the caller's own count as it changes, not another user's", async () => {
+  it("streams the caller's own count at the opening and as it changes, not another user's", async () => {
+    expect((await put(admin, { username: 'operator', count: 4 })).statusCode).toBe(200);
     const abort = new AbortController();
     const res = await fetch(`${base}/default/api/users/chat-unread/stream`, { headers: bearer(operator), signal: abort.signal });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const body = res.body!;
-    await readUntil(body, /: connected/);
+    // the current count first: a client that reconnects has missed nothing
+    const opening = await readUntil(body, /event: chat-unread\ndata: .*\n\n/);
+    expect(opening).toMatch(/^: connected\n\n/);
+    expect(eventsOf(opening, 'chat-unread')).toEqual([{ count: 4 }]);
     expect((await put(admin, { username: 'operator-akita', count: 9 })).statusCode).toBe(200);
     expect((await put(admin, { username: 'operator', count: 7 })).statusCode).toBe(200);
     const text = await readUntil(body, /"count":7\}\n\n/);

@@ -3,7 +3,8 @@
  * DESIGN.md Storage: several processes share one PostgreSQL): two apps, each with its own pool and
  * LISTEN connection, on the same PostgreSQL schema; a stream opened on one hears a notice created
  * through the other, and a bulk create through the other; the same for a user's chat unread count;
- * a listener connection that is killed comes back and the stream goes on.
+ * a listener connection that is killed comes back, the open streams then send `resync` (the notices)
+ * or the current count (the chat), and the stream goes on.
  * PostgreSQL only (DATABASE_URL, as in
  * `npm test`'s second run): PGlite is one process by design.
  */
@@ -69,20 +70,23 @@ describe.skipIf(!url)('notice stream across two server processes on one PostgreS
     const res = await fetch(`${base}/default/api/users/chat-unread/stream`, { headers: bearer(operator), signal: abort.signal });
     expect(res.status).toBe(200);
     const body = res.body!;
-    await readUntil(body, /: connected/);
+    // the current count comes first
+    await readUntil(body, /event: chat-unread\ndata: .*\n\n/);
     const set = await second.inject({ method: 'PUT', url: '/default/api/users/chat-unread/', headers: bearer(admin), payload: { username: 'operator', count: 12 } });
     expect(set.statusCode).toBe(200);
     expect(eventsOf(await readUntil(body, /"count":12\}\n\n/), 'chat-unread')).toEqual([{ count: 12 }]);
     abort.abort();
   });
 
-  it('reconnects a lost listener connection; the open stream hears the next notice', async () => {
+  it('reconnects a lost listener connection; the open streams say what may have been missed and hear the next notice', async () => {
     const operator = await login(first.app, 'operator');
     const admin = await login(second, 'administrator');
     const abort = new AbortController();
     const res = await fetch(`${base}/kobe/api/notify-operator/stream`, { headers: bearer(operator), signal: abort.signal });
     const body = res.body!;
     await readUntil(body, /: connected/);
+    const chat = (await fetch(`${base}/default/api/users/chat-unread/stream`, { headers: bearer(operator), signal: abort.signal })).body!;
+    await readUntil(chat, /event: chat-unread\ndata: .*\n\n/);
     // The backends of this process's LISTEN connections that have finished a LISTEN.
     const listeners = async () =>
       (await first.db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%' AND state = 'idle'", [LISTENER_APP_NAME])).map((r) => r.pid);
@@ -91,7 +95,13 @@ describe.skipIf(!url)('notice stream across two server processes on one PostgreS
     expect(before).toHaveLength(1);
     const killed = await first.db.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [before[0]]);
     expect(killed).toEqual([{ ok: true }]);
+    // set while the listener is down (it reconnects after 1 s): its notification is lost ...
+    expect((await second.inject({ method: 'PUT', url: '/default/api/users/chat-unread/', headers: bearer(admin), payload: { username: 'operator', count: 31 } })).statusCode).toBe(200);
     await expect.poll(async () => (await listeners()).filter((pid) => pid !== before[0]).length, { timeout: 20_000 }).toBe(1);
+    // ... and once it is back, the notice stream says `resync` (the console reads its counts again)
+    // and the chat stream sends the current count.
+    expect(eventsOf(await readUntil(body, /event: resync\n.*\n\n/), 'resync')).toEqual([{}]);
+    expect(eventsOf(await readUntil(chat, /"count":31\}\n\n/), 'chat-unread')).toContainEqual({ count: 31 });
     const made = await second.inject({ method: 'POST', url: '/kobe/api/notify-operator/', headers: bearer(admin), payload: { title: '再接続後のお知らせ', description: '本文', operator: 2 } });
     expect(made.statusCode).toBe(201);
     expect(await readUntil(body, /再接続後のお知らせ[\s\S]*\n\n/)).toContain('event: notice');
