@@ -1,6 +1,7 @@
 /**
  * Shared steps of the console's end-to-end tests: open /login (waiting for the console build the
- * server may still be making), sign in, choose a city, save screenshots.
+ * server may still be making), sign in, choose a city, sign out, click in antd popups once they are
+ * shown, save screenshots.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -53,10 +54,11 @@ export async function logOut(page: Page): Promise<void> {
 }
 
 /**
- * Clicks `item` in an antd popup (a dropdown menu, a select's list, a popconfirm) once the popup has finished
- * appearing. antd fades a popup in (motion classes such as `ant-slide-up-enter-prepare`, opacity 0
- * at first): Playwright already counts it visible and stable in those first frames, where a user
- * sees nothing, and on a slow machine a click then is lost (the popup stays open, nothing chosen).
+ * Clicks `item` in an antd popup (a dropdown menu, a select's list, a popconfirm) once the popup
+ * has finished appearing. antd fades a popup in (motion classes such as `ant-slide-up-enter-prepare`,
+ * opacity 0 at first): Playwright already counts it visible and stable in those first frames, where
+ * a user sees nothing, and on a slow machine a click then is lost (the popup stays open, nothing
+ * chosen).
  */
 export async function clickInPopup(item: Locator): Promise<void> {
   const token = (c: string) => `contains(concat(' ', normalize-space(@class), ' '), ' ${c} ')`;
