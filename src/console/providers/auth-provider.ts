@@ -75,6 +75,25 @@ async function cookieOwner(): Promise<number | null> {
   }
 }
 
+/** The pause (ms) before the session check asks for the user info a second time (ours). */
+export const CHECK_RETRY_MS = 500;
+
+/**
+ * The user info for the session check (GET /default/api/users/account): a failure that may pass (no
+ * answer, or a 5xx other than 503, e.g. a restarting proxy's 502) is asked once more after
+ * CHECK_RETRY_MS, so that one lost answer neither signs the user out (001 8) nor sends them to /login.
+ * Throws the second failure, or at once any other (401, 503, a refused user info).
+ */
+async function accountForCheck(): Promise<Profile> {
+  try {
+    return await fetchAccount();
+  } catch (e) {
+    if (!isApiError(e) || !(e.status === 0 || (e.status >= 500 && e.status !== 503))) throw e;
+    await new Promise((resolve) => setTimeout(resolve, CHECK_RETRY_MS));
+    return fetchAccount();
+  }
+}
+
 /** Leaves the page for /login with a full reload (000 4 Logout: 'reloads'); kept apart for tests. */
 function reloadToLogin(): void {
   globalThis.location?.replace('/login');
@@ -129,7 +148,7 @@ export const authProvider: AuthProvider = {
   async check() {
     let profile: Profile;
     try {
-      profile = await fetchAccount();
+      profile = await accountForCheck();
     } catch (e) {
       // No session (401), no answer at all (status 0: offline, or a request cut by leaving the page), or
       // the service under maintenance (503: the maintenance page shows): nothing to sign out of here.

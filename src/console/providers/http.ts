@@ -90,6 +90,12 @@ function send(path: string, opts: RequestOptions): Promise<Response> {
   return fetch(withQuery(path, opts.query), { method: opts.method ?? 'GET', headers, body, credentials: 'same-origin', signal: opts.signal });
 }
 
+/** A fetch that failed (no answer, or a body cut off while read) as a network failure (status 0); an abort stays an abort. */
+function networkFailure(e: unknown): unknown {
+  if ((e as Error).name === 'AbortError') return e;
+  return new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
+}
+
 /**
  * Calls the API and answers the raw successful `Response` (a 401 is refreshed and retried once).
  * Errors: `ApiRequestError` for every non-2xx answer and for network failures (status 0).
@@ -103,19 +109,32 @@ export async function requestResponse(path: string, opts: RequestOptions = {}): 
       if (res.status === 401) markSignedOut();
     }
   } catch (e) {
-    if ((e as Error).name === 'AbortError') throw e;
-    throw new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
+    throw networkFailure(e);
   }
   if (!res.ok) throw await toError(res);
   return res;
 }
 
-/** Like `request`, with the answer's status (e.g. 209: a delete the server declined, 001 7.2). */
+/**
+ * Like `request`, with the answer's status (e.g. 209: a delete the server declined, 001 7.2).
+ * A body cut off while it is read is a network failure (status 0), like a request that got no answer;
+ * a body that is not JSON is a server error (status 500 'Server Error Occured…'): neither escapes as
+ * a bare TypeError or SyntaxError, which callers would take for a refusal.
+ */
 export async function requestWithStatus<T>(path: string, opts: RequestOptions = {}): Promise<{ status: number; data: T }> {
   const res = await requestResponse(path, opts);
   if (res.status === 204) return { status: 204, data: undefined as T };
-  const text = await res.text();
-  return { status: res.status, data: (text ? JSON.parse(text) : undefined) as T };
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (e) {
+    throw networkFailure(e);
+  }
+  try {
+    return { status: res.status, data: (text ? JSON.parse(text) : undefined) as T };
+  } catch {
+    throw new ApiRequestError({ status: 500, code: 'server_error', detail: '', message: errorMessage(500, 'server_error', '') });
+  }
 }
 
 /**
