@@ -37,7 +37,8 @@ export default defineConfig({
     env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: 'ignore',
+    // The server's own lines (its start, and warnings and errors at LOG_LEVEL warn) go to the output: on CI it is all there is.
+    stdout: 'pipe',
     stderr: 'pipe',
   },
 });

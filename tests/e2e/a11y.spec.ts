@@ -3,7 +3,7 @@
  * form and show pages; the list's controls are reached with the keyboard and show a visible focus.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
 import { logOut, openLogin, signIn } from './helpers';
 

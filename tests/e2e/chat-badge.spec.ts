@@ -4,7 +4,7 @@
  * /default/api/users/chat-unread/ reaches the signed-in Operator's sidebar live, without a reload
  * (GET /default/api/users/chat-unread/stream), and from the user info after a reload.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { signInQuickly } from './helpers';
 
 async function setCount(page: Page, count: number): Promise<void> {

@@ -3,7 +3,7 @@
  * range needs its upper bound (draft-07 if/then carried into the form), with the same message the
  * server answers; no request leaves the form while it is broken.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { clickInPopup, screenshot, signInQuickly } from './helpers';
 
 const MESSAGE = '給与を範囲で指定する場合は上限を入力してください。';

@@ -4,7 +4,7 @@
  * through the widget of an `x-upload` image field (000 5 Files), when the menu has such a form and
  * the server has its file route.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { defineAbilityFor } from '../../src/shared/ability';
 import { menuFor, type MenuEntry } from '../../src/shared/manifest';
 import { getResource, registry } from '../../src/shared/registry';

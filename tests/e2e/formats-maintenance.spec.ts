@@ -4,7 +4,7 @@
  * tooltip) and as `YYYY年MM月DD日 HH:mm:ss` (a full-width space between) on its detail page; a 503 answered to the login page's
  * calls or on /city shows the maintenance page, whose reload brings the page back once the service is.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
 import { openLogin, PASSWORD, signInQuickly } from './helpers';
 

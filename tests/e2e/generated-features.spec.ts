@@ -6,7 +6,7 @@
  * at once, back when the server refuses), a singleton's settings page; and a delete the server
  * answers with 209 (the row stays, its message shows).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { defineAbilityFor } from '../../src/shared/ability';
 import { createI18n } from '../../src/shared/i18n';
 import { menuFor, type MenuEntry } from '../../src/shared/manifest';

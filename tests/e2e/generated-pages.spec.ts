@@ -2,7 +2,7 @@
  * The same generated pages for other resources (scenes, events): the spec's required-field messages,
  * the detail page, and the event form's date-time widgets.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { screenshot, signInQuickly } from './helpers';
 
 test('an empty scene says シーン名を入力してください。 and カテゴリーを入力してください。', async ({ page }) => {

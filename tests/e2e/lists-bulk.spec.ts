@@ -4,7 +4,7 @@
  * deleted is reported and stays selected, the list reloads; a role that may not delete sees no
  * selection at all.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
 import { signInQuickly } from './helpers';
 

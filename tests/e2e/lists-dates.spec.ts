@@ -2,7 +2,7 @@
  * The date-range presets of a generated list (001 9: today, last week, last month, last 3 months):
  * a preset narrows the news list to the rows created in its range; clearing it brings them back.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
 import { signInQuickly } from './helpers';
 

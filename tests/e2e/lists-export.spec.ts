@@ -3,7 +3,7 @@
  * with translated headers, in UTF-8 with BOM or Shift_JIS; a cell starting with `=` is escaped.
  */
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import iconv from 'iconv-lite';
 import { fillPath, getResource } from '../../src/shared/registry';
 import { chooseMenuItem, signInQuickly } from './helpers';

@@ -3,7 +3,7 @@
  * move elsewhere in the console (its open-page tab keeps it); closing that tab, the browser tab,
  * signing out or switching city asks first; a saved form asks nothing.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signInQuickly } from './helpers';
 
 const CITY = 'kobe';

@@ -3,7 +3,7 @@
  * news list saved under a name on the server, and put back when the user signs out, signs in again
  * and opens the list without query parameters.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
 import { clickInPopup, logOut, signIn, signInQuickly } from './helpers';
 

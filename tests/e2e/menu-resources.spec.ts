@@ -5,7 +5,7 @@
  * page shows its values, and its create page shows the form. A singleton shows its settings page.
  * One signed-in page walks them all without reloading, to keep the suite fast.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './fixtures';
 import { defineAbilityFor } from '../../src/shared/ability';
 import { createI18n } from '../../src/shared/i18n';
 import { menuFor, type MenuEntry } from '../../src/shared/manifest';

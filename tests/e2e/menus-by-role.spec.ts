@@ -5,7 +5,7 @@
  * shows its children. Also a city of its own for the Administrator (toyonaka2's features) and the
  * member set of cippoweb.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { createI18n } from '../../src/shared/i18n';
 import { manifestCities, menuSetFor, resolveManifest, type MenuEntry } from '../../src/shared/manifest';
 import type { Role } from '../../src/shared/roles';

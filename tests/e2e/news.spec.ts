@@ -3,7 +3,7 @@
  * list/create/edit/delete of news with the search box, the spec's validation message, the language
  * switch, sign-in errors, and tokens kept out of JavaScript's reach.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { clickInPopup, logOut, openLogin, screenshot, signIn, signInQuickly, signInTo } from './helpers';
 
 test.describe('sign-in', () => {

@@ -3,7 +3,7 @@
  * menu, review and matching report counts; a line links to its list and resets its count; an
  * Operator gets a new admin notice live (server-sent events), without a reload.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { PASSWORD, signInQuickly } from './helpers';
 
 async function json<T>(api: APIRequestContext, path: string): Promise<T> {

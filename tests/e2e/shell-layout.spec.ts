@@ -5,7 +5,7 @@
  * profile page), back-to-top after 400 px, the carousel's popup, the help-centre notice and the
  * mobile layout at 800 px.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { chooseMenuItem, clickInPopup, signInQuickly, spaGoto } from './helpers';
 
 /**

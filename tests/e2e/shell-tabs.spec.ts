@@ -3,7 +3,7 @@
  * form its unsaved input while another tab is used; close others and close all; Ctrl+K jumps to a
  * page of the menu and to an open tab, by keyboard only.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { chooseMenuItem, signInQuickly } from './helpers';
 
 const tabs = (page: Page) => page.getByTestId('page-tabs').getByRole('tab');

@@ -3,7 +3,7 @@
  * autologin link, the my-number callback, the logout mismatch modal, the deny flows, the single-city
  * Operator, route roles (/401?noGoBack=true), unknown paths and the open views.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { logOut, openLogin, PASSWORD, signIn, signInQuickly } from './helpers';
 
 const DENY = 'このアカウントにはシステムへのアクセス権限がありません。';

@@ -3,7 +3,7 @@
  * menu, the filter_by select, search, create, the duplicate-username message on the form, edit,
  * delete after a confirmation, and a delete the server declines (209) keeping the entry.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { clickInPopup, screenshot, signInQuickly } from './helpers';
 
 const USERNAME_TAKEN = 'ユーザー名が既に使用されています。 もう一度お試しください。';
