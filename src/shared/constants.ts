@@ -24,6 +24,12 @@ export const TOKEN_REFRESH_INTERVAL_MS = 60_000;
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 /** Lifetime of a refresh token family (ours). */
 export const REFRESH_TOKEN_TTL_S = 14 * 24 * 60 * 60;
+/**
+ * How long (s) the refresh token rotated last may be presented again while its successor is unused,
+ * for an answer lost on the way (ours; src/server/auth/tokens.ts). Later, or once the successor was
+ * used, it counts as stolen and ends the session.
+ */
+export const REFRESH_REUSE_LEEWAY_S = 30;
 
 /** Error toast and login message durations (001 9 Time and timing). */
 export const ERROR_TOAST_MS = 5_000;

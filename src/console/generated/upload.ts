@@ -138,7 +138,11 @@ function sendOnce(path: string, file: Blob, onProgress: (percent: number) => voi
 export async function uploadFile(city: string, file: File, kind: FileKind, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<UploadedFile> {
   const path = uploadPath(city, kind, file.name);
   let answer = await sendOnce(path, file, onProgress, signal);
-  if (answer.status === 401 && (await refreshSession())) answer = await sendOnce(path, file, onProgress, signal);
+  if (answer.status === 401) {
+    const outcome = await refreshSession();
+    if (outcome === 'unreachable') throw new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
+    if (outcome === 'refreshed') answer = await sendOnce(path, file, onProgress, signal);
+  }
   if (answer.status < 200 || answer.status >= 300) throw parseError(answer.status, answer.text);
   onProgress(100);
   return JSON.parse(answer.text) as UploadedFile;

@@ -1,8 +1,8 @@
 /**
  * The one fetch wrapper of the console (001 7, 8): JSON in and out, `Accept-Language` of the current
  * language, cookies of the same origin (the console never reads or stores a token), and on a 401 one
- * shared (single-flight) token refresh followed by one retry. A failed refresh signs the session
- * out. Errors become `ApiRequestError` with status, code, detail and fields, and a message as the
+ * shared (single-flight) token refresh followed by one retry. A refused refresh signs the session
+ * out; one that got no answer fails the call as a network failure (status 0) and signs nobody out. Errors become `ApiRequestError` with status, code, detail and fields, and a message as the
  * error catalogue says (`errorMessage`): 500 'Server Error Occured…', 403 the permission message,
  * 406 'セッションが切れました', a `basics` error, else the server's message or 'Your {field} is invalid…'.
  *
@@ -92,25 +92,30 @@ function send(path: string, opts: RequestOptions): Promise<Response> {
 
 /** A fetch that failed (no answer, or a body cut off while read) as a network failure (status 0); an abort stays an abort. */
 function networkFailure(e: unknown): unknown {
-  if ((e as Error).name === 'AbortError') return e;
+  if ((e as Error | null)?.name === 'AbortError') return e;
   return new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
 }
 
 /**
  * Calls the API and answers the raw successful `Response` (a 401 is refreshed and retried once).
- * Errors: `ApiRequestError` for every non-2xx answer and for network failures (status 0).
+ * Errors: `ApiRequestError` for every non-2xx answer and for network failures (status 0), among them
+ * a 401 whose refresh got no answer.
  */
 export async function requestResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
   let res: Response;
+  let refresh: RefreshOutcome | null = null;
   try {
     res = await send(path, opts);
     if (res.status === 401 && opts.refreshOn401 !== false) {
-      if (await refreshSession()) res = await send(path, opts);
-      if (res.status === 401) markSignedOut();
+      refresh = await refreshSession();
+      if (refresh === 'refreshed') res = await send(path, opts);
     }
   } catch (e) {
     throw networkFailure(e);
   }
+  // The session may be alive: the call fails as one that got no answer, and nobody is signed out.
+  if (refresh === 'unreachable') throw networkFailure(null);
+  if (refresh && res.status === 401) markSignedOut();
   if (!res.ok) throw await toError(res);
   return res;
 }
@@ -153,23 +158,32 @@ function lastRefresh(): number {
   }
 }
 
-async function refreshNow(force: boolean, minAgeMs: number): Promise<boolean> {
-  if (!force && Date.now() - lastRefresh() < minAgeMs) return true;
+/**
+ * What a token refresh came to: `refreshed` (new tokens, or another tab's recent ones), `refused` (the
+ * server ended the session: a 4xx, e.g. 401 for a revoked or expired refresh token) or `unreachable`
+ * (no answer, or a 5xx: the session may well be alive; nothing is signed out and a later call tries again).
+ */
+export type RefreshOutcome = 'refreshed' | 'refused' | 'unreachable';
+
+async function refreshNow(force: boolean, minAgeMs: number): Promise<RefreshOutcome> {
+  if (!force && Date.now() - lastRefresh() < minAgeMs) return 'refreshed';
   const city = getCity() ?? DEFAULT_CITY;
+  let res: Response;
   try {
-    const res = await send(`/${encodeURIComponent(city)}/api/refresh-token`, { method: 'POST', body: {} });
-    if (!res.ok) return false;
-    noteFreshTokens();
-    return true;
+    res = await send(`/${encodeURIComponent(city)}/api/refresh-token`, { method: 'POST', body: {} });
   } catch {
-    return false;
+    return 'unreachable';
   }
+  if (res.status >= 500) return 'unreachable';
+  if (!res.ok) return 'refused';
+  noteFreshTokens();
+  return 'refreshed';
 }
 
-function underLock(run: () => Promise<boolean>): Promise<boolean> {
+function underLock(run: () => Promise<RefreshOutcome>): Promise<RefreshOutcome> {
   const locks = (globalThis.navigator as Navigator | undefined)?.locks;
   // the lock's promise resolves to the callback's promise; `then` flattens it for the type checker too
-  return locks ? locks.request(LOCK_NAME, run).then((ok) => ok) : run();
+  return locks ? locks.request(LOCK_NAME, run).then((outcome) => outcome) : run();
 }
 
 /** Records that the server just issued fresh tokens (sign-in), so no tab refreshes for a minute. */
@@ -181,38 +195,41 @@ export function noteFreshTokens(): void {
   }
 }
 
-let inflight: Promise<boolean> | null = null;
+let inflight: Promise<RefreshOutcome> | null = null;
 
-/**
- * Refreshes the session tokens once for every caller that asks while a refresh runs (single-flight,
- * and one at a time across tabs). A refresh another tab made in the last 5 s is reused.
- * Answers whether the session is (still) valid; false means signed out.
- */
-export function refreshSession(): Promise<boolean> {
-  inflight ??= underLock(() => refreshNow(false, RECENT_REFRESH_MS)).then((ok) => {
-    if (!ok) markSignedOut();
-    return ok;
-  }).finally(() => {
+/** Runs one refresh for every caller that asks while one runs (single-flight; one at a time across tabs). */
+function refreshOnce(minAgeMs: number): Promise<RefreshOutcome> {
+  inflight ??= underLock(() => refreshNow(false, minAgeMs)).finally(() => {
     inflight = null;
   });
   return inflight;
 }
 
+/**
+ * Refreshes the session tokens after a 401 (001 7.1: refresh, then retry), once for every caller that
+ * asks while a refresh runs; a refresh another tab made in the last 5 s is reused. `refused` signs
+ * the console out; `unreachable` does not (the caller's call fails as a network failure instead).
+ */
+export async function refreshSession(): Promise<RefreshOutcome> {
+  const outcome = await refreshOnce(RECENT_REFRESH_MS);
+  if (outcome === 'refused') markSignedOut();
+  return outcome;
+}
+
 let timer: ReturnType<typeof setInterval> | null = null;
 
-/** Starts the 60 s refresh timer (idempotent); tabs skip a tick when another tab refreshed recently. */
+/**
+ * Starts the 60 s refresh timer (idempotent); tabs skip a tick when another tab refreshed recently.
+ * A refused refresh stops it and signs out; an unreachable server is tried again at the next tick.
+ */
 export function startRefreshTimer(): void {
   if (timer) return;
   timer = setInterval(() => {
     if (Date.now() - lastRefresh() < TOKEN_REFRESH_INTERVAL_MS - 1_000) return;
-    inflight ??= underLock(() => refreshNow(false, TOKEN_REFRESH_INTERVAL_MS - 1_000)).then((ok) => {
-      if (!ok) {
-        stopRefreshTimer();
-        markSignedOut();
-      }
-      return ok;
-    }).finally(() => {
-      inflight = null;
+    void refreshOnce(TOKEN_REFRESH_INTERVAL_MS - 1_000).then((outcome) => {
+      if (outcome !== 'refused') return;
+      stopRefreshTimer();
+      markSignedOut();
     });
   }, TOKEN_REFRESH_INTERVAL_MS);
 }

@@ -5,12 +5,15 @@
  * - Refresh token: 32 random bytes, base64url; only its sha256 is stored, with a family id. Each
  *   refresh rotates it; presenting an already rotated (or revoked) token revokes the whole family;
  *   logout revokes the family. A family lives REFRESH_TOKEN_TTL_S seconds from its sign-in.
+ *   One exception, for an answer lost on the way (the client kept its old cookie): the token rotated
+ *   last, presented again within REFRESH_REUSE_LEEWAY_S while its successor is still unused, rotates
+ *   that successor instead (the practice of Auth0's 'reuse interval' and Okta's 'grace period').
  * - The HS256 secret is TOKEN_SECRET, or a random one kept in `settings` so that several processes
  *   on one PostgreSQL share it.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S } from '../../shared/constants';
+import { ACCESS_TOKEN_TTL_S, REFRESH_REUSE_LEEWAY_S, REFRESH_TOKEN_TTL_S } from '../../shared/constants';
 import type { Database, Queryable } from '../db/database';
 
 export interface AccessClaims {
@@ -35,7 +38,9 @@ export interface TokenService {
   issueRefresh(userId: number): Promise<IssuedRefresh>;
   /**
    * Rotates a refresh token: the presented one is spent, a new one of the same family answered.
-   * Null for an unknown, expired, revoked or already rotated token; the last two revoke the family.
+   * Null for an unknown, expired, revoked or already rotated token; the last two revoke the family,
+   * except the token rotated last, presented again within REFRESH_REUSE_LEEWAY_S seconds while its
+   * successor is unused: then the successor is rotated (its answer was lost on the way).
    */
   rotateRefresh(token: string): Promise<IssuedRefresh | null>;
   /** The family of a refresh token (any state), or null. */
@@ -102,24 +107,35 @@ export function createTokenService(db: Database, secret: Uint8Array): TokenServi
     async rotateRefresh(token) {
       const hash = hashRefreshToken(token);
       return db.transaction(async (tx) => {
-        const spent = await tx.query<{ id: number; family: string; user_id: number; expires_at: Date }>(
-          `UPDATE refresh_tokens SET revoked_at = now()
-            WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()
-            RETURNING id, family, user_id, expires_at`,
-          [hash],
-        );
-        if (spent.length === 0) {
-          const [old] = await tx.query<{ family: string; revoked_at: Date | null }>(
-            'SELECT family, revoked_at FROM refresh_tokens WHERE token_hash = $1',
-            [hash],
+        // Spends the live token matched by `where` ($1) and issues its successor; null when none matched.
+        const spend = async (where: string, key: string | number): Promise<IssuedRefresh | null> => {
+          const spent = await tx.query<{ id: number; family: string; user_id: number; expires_at: Date }>(
+            `UPDATE refresh_tokens SET revoked_at = now()
+              WHERE ${where} AND revoked_at IS NULL AND expires_at > now()
+              RETURNING id, family, user_id, expires_at`,
+            [key],
           );
-          if (old?.revoked_at) await revoke(tx, old.family); // reuse of a spent token: end the family
-          return null;
+          if (spent.length === 0) return null;
+          const { id, family, user_id: userId, expires_at: expiresAt } = spent[0];
+          const next = await insert(tx, userId, family, expiresAt);
+          await tx.query('UPDATE refresh_tokens SET replaced_by = $2 WHERE id = $1', [id, next.id]);
+          return { token: next.token, family, userId: Number(userId) };
+        };
+        const rotated = await spend('token_hash = $1', hash);
+        if (rotated) return rotated;
+        const [old] = await tx.query<{ family: string; revoked_at: Date | null; replaced_by: number | null; recent: boolean }>(
+          `SELECT family, revoked_at, replaced_by, revoked_at > now() - make_interval(secs => $2) AS recent
+             FROM refresh_tokens WHERE token_hash = $1`,
+          [hash, REFRESH_REUSE_LEEWAY_S],
+        );
+        if (!old?.revoked_at) return null; // unknown or expired
+        // The answer of the last rotation was lost: its successor, still unused, is rotated instead.
+        if (old.replaced_by !== null && old.recent) {
+          const retried = await spend('id = $1', old.replaced_by);
+          if (retried) return retried;
         }
-        const { id, family, user_id: userId, expires_at: expiresAt } = spent[0];
-        const next = await insert(tx, userId, family, expiresAt);
-        await tx.query('UPDATE refresh_tokens SET replaced_by = $2 WHERE id = $1', [id, next.id]);
-        return { token: next.token, family, userId };
+        await revoke(tx, old.family); // reuse of a spent token: end the family
+        return null;
       });
     },
     async familyOf(token) {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, login, type TestApp } from './helpers';
 import { SEED_CITIES } from '../../../src/server/seed';
+import { hashRefreshToken } from '../../../src/server/auth/tokens';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -126,6 +127,36 @@ describe('POST /:city/api/refresh-token', () => {
     expect(afterReuse.statusCode).toBe(401);
     const revokedAccess = await t.app.inject({ url: '/default/api/users/account', headers: { authorization: `Bearer ${latest.access_token}` } });
     expect(revokedAccess.statusCode).toBe(401);
+  });
+
+  it('an answer lost on the way: the token rotated last, presented again soon while its successor is unused, rotates that successor', async () => {
+    const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: token } });
+    const s = await login(t.app, 'operator');
+    const lost = await refresh(s.refreshToken); // the client never gets this answer and keeps its old cookie
+    expect(lost.statusCode).toBe(200);
+    const retried = await refresh(s.refreshToken);
+    expect(retried.statusCode).toBe(200);
+    const next = retried.json() as { access_token: string; refresh_token: string };
+    expect(next.refresh_token).not.toBe((lost.json() as { refresh_token: string }).refresh_token);
+    expect(cookie(retried, 'Admin-Refresh-Token')?.value).toBe(next.refresh_token);
+    expect((await t.app.inject({ url: '/default/api/users/account', headers: { authorization: `Bearer ${next.access_token}` } })).statusCode).toBe(200);
+    // Once the retry's token is used too, a spent token of the family is theft and ends the family.
+    const used = await refresh(next.refresh_token);
+    expect(used.statusCode).toBe(200);
+    const latest = used.json() as { access_token: string; refresh_token: string };
+    expect((await refresh((lost.json() as { refresh_token: string }).refresh_token)).statusCode).toBe(401);
+    expect((await refresh(latest.refresh_token)).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/default/api/users/account', headers: { authorization: `Bearer ${latest.access_token}` } })).statusCode).toBe(401);
+  });
+
+  it('the token rotated last, presented again after the leeway (30 s), ends the family', async () => {
+    const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: token } });
+    const s = await login(t.app, 'operator');
+    const first = await refresh(s.refreshToken);
+    expect(first.statusCode).toBe(200);
+    await t.db.query("UPDATE refresh_tokens SET revoked_at = now() - interval '31 seconds' WHERE token_hash = $1", [hashRefreshToken(s.refreshToken)]);
+    expect((await refresh(s.refreshToken)).statusCode).toBe(401);
+    expect((await refresh((first.json() as { refresh_token: string }).refresh_token)).statusCode).toBe(401);
   });
 
   it('answers 401 for a missing or unknown refresh token', async () => {
