@@ -126,4 +126,20 @@ describe('uploadFile', () => {
     const e = await uploadFile('kobe', png, 'image', () => undefined).catch((x: unknown) => x);
     expect(e).toMatchObject({ status: 500, message: 'Server Error Occured. Please Try Again !' });
   });
+
+  it('a 401 is refreshed and sent again; a refresh that gets no answer fails as a network failure', async () => {
+    const stored = { url: '/files/0123456789abcdef0123456789abcdef.png', kind: 'image', bytes: 4, width: 1, height: 1 };
+    let refresh: () => Promise<Response> = async () => new Response('{}', { status: 200 });
+    vi.stubGlobal('fetch', () => refresh());
+    const sent = installXhr([{ status: 401, body: { code: 'unauthorized' } }, { status: 201, body: stored }]);
+    expect((await uploadFile('kobe', png, 'image', () => undefined)).url).toBe(stored.url);
+    expect(sent).toHaveLength(2);
+
+    refresh = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    installXhr([{ status: 401, body: { code: 'unauthorized' } }]);
+    const e = await uploadFile('kobe', png, 'image', () => undefined).catch((x: unknown) => x);
+    expect(e).toMatchObject({ status: 0, code: 'network', message: 'Server Error Occured. Please Try Again !' });
+  });
 });
