@@ -7,7 +7,7 @@
  */
 import type { FieldSchema } from '@/shared/registry';
 import { ApiRequestError } from '../providers/api-error';
-import { errorMessage, refreshSession } from '../providers/http';
+import { errorMessage, networkError, refreshSession } from '../providers/http';
 import { currentLanguage } from '../i18n';
 
 /** Largest image (000 5; 001 9): 15 MB. */
@@ -123,7 +123,7 @@ function sendOnce(path: string, file: Blob, onProgress: (percent: number) => voi
       if (e.lengthComputable && e.total > 0) onProgress(Math.min(99, Math.round((e.loaded / e.total) * 100)));
     };
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
-    xhr.onerror = () => reject(new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') }));
+    xhr.onerror = () => reject(networkError());
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(file);
@@ -140,7 +140,7 @@ export async function uploadFile(city: string, file: File, kind: FileKind, onPro
   let answer = await sendOnce(path, file, onProgress, signal);
   if (answer.status === 401) {
     const outcome = await refreshSession();
-    if (outcome === 'unreachable') throw new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
+    if (outcome === 'unreachable') throw networkError();
     if (outcome === 'refreshed') answer = await sendOnce(path, file, onProgress, signal);
   }
   if (answer.status < 200 || answer.status >= 300) throw parseError(answer.status, answer.text);

@@ -90,10 +90,14 @@ function send(path: string, opts: RequestOptions): Promise<Response> {
   return fetch(withQuery(path, opts.query), { method: opts.method ?? 'GET', headers, body, credentials: 'same-origin', signal: opts.signal });
 }
 
+/** The error of a call that got no answer (status 0, code `network`, the catalogue's server-error text). */
+export function networkError(): ApiRequestError {
+  return new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
+}
+
 /** A fetch that failed (no answer, or a body cut off while read) as a network failure (status 0); an abort stays an abort. */
 function networkFailure(e: unknown): unknown {
-  if ((e as Error | null)?.name === 'AbortError') return e;
-  return new ApiRequestError({ status: 0, code: 'network', detail: '', message: errorMessage(0, 'network', '') });
+  return (e as Error | null)?.name === 'AbortError' ? e : networkError();
 }
 
 /**

@@ -108,7 +108,7 @@ export function createTokenService(db: Database, secret: Uint8Array): TokenServi
       const hash = hashRefreshToken(token);
       return db.transaction(async (tx) => {
         // Spends the live token matched by `where` ($1) and issues its successor; null when none matched.
-        const spend = async (where: string, key: string | number): Promise<IssuedRefresh | null> => {
+        const spend = async (where: 'token_hash = $1' | 'id = $1', key: string | number): Promise<IssuedRefresh | null> => {
           const spent = await tx.query<{ id: number; family: string; user_id: number; expires_at: Date }>(
             `UPDATE refresh_tokens SET revoked_at = now()
               WHERE ${where} AND revoked_at IS NULL AND expires_at > now()
