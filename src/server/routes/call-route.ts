@@ -62,7 +62,11 @@ export interface CallRoute {
   rowCity?: boolean;
   /** The OpenAPI operation of one of its paths. */
   operation: (path: string, alias: number) => OpenApiOperation;
-  /** The answer; a handler that sends the reply itself answers the reply. */
+  /**
+   * The answer; a handler that sends the reply itself (a CSV export) answers anything: the route sees
+   * `reply.sent`. (Answering the reply from an async handler does not carry it through: a Fastify reply is
+   * thenable, so the handler's promise settles with what the reply's `then` gives, not with the reply.)
+   */
   handler: (ctx: CallContext) => Promise<unknown>;
 }
 
@@ -126,7 +130,7 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
           owned: ownedRows(route.def, profile),
         };
         const answer = await route.handler(ctx);
-        if (answer === reply) return reply;
+        if (reply.sent) return reply;
         if (route.status === 204) return reply.code(204).send();
         return reply.code(route.status).send(answer);
       },

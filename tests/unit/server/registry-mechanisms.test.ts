@@ -13,9 +13,18 @@ let t: TestApp;
 let admin: Session;
 let operator: Session;
 let advertiser: Session;
+/** What the app logged at warn level for each request (e.g. a reply sent twice); the logger is off in tests. */
+const warnings: unknown[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({}, undefined, { resources: testRegistry() });
+  t = await createTestApp(
+    {},
+    (app) =>
+      app.addHook('onRequest', async (_request, reply) => {
+        reply.log = Object.assign(Object.create(reply.log) as typeof reply.log, { warn: (entry: unknown) => void warnings.push(entry) });
+      }),
+    { resources: testRegistry() },
+  );
   [admin, operator, advertiser] = await Promise.all([login(t.app, 'administrator'), login(t.app, 'operator'), login(t.app, 'advertiser')]);
 });
 afterAll(async () => {
@@ -288,8 +297,10 @@ describe('CSV export', () => {
     for (const name of ['=HYPERLINK("http://x")', '+81', '@SUM(1)', '-1', '普通の店']) {
       await ok('POST', '/shonan/api/t-ads/', { name, price: 5, pass_option: ['a', 'b'], status: name === '-1' ? 'public' : 'private' }, admin);
     }
+    warnings.length = 0;
     const r = await call('GET', '/shonan/api/t-ads/export/?status=private&order_by=name', admin);
     expect(r.statusCode).toBe(200);
+    expect(warnings).toEqual([]); // the action's own reply is the answer: nothing is sent a second time
     expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(r.headers['content-disposition']).toBe('attachment; filename="t_ad.csv"');
     expect(r.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
