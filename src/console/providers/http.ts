@@ -2,7 +2,8 @@
  * The one fetch wrapper of the console (001 7, 8): JSON in and out, `Accept-Language` of the current
  * language, cookies of the same origin (the console never reads or stores a token), and on a 401 one
  * shared (single-flight) token refresh followed by one retry. A refused refresh signs the session
- * out; one that got no answer fails the call as a network failure (status 0) and signs nobody out. Errors become `ApiRequestError` with status, code, detail and fields, and a message as the
+ * out; one that got no answer fails the call as a network failure (status 0) and signs nobody out.
+ * Errors become `ApiRequestError` with status, code, detail and fields, and a message as the
  * error catalogue says (`errorMessage`): 500 'Server Error Occured…', 403 the permission message,
  * 406 'セッションが切れました', a `basics` error, else the server's message or 'Your {field} is invalid…'.
  *
@@ -97,7 +98,7 @@ export function networkError(): ApiRequestError {
 
 /** A fetch that failed (no answer, or a body cut off while read) as a network failure (status 0); an abort stays an abort. */
 function networkFailure(e: unknown): unknown {
-  return (e as Error | null)?.name === 'AbortError' ? e : networkError();
+  return (e as Error).name === 'AbortError' ? e : networkError();
 }
 
 /**
@@ -118,7 +119,7 @@ export async function requestResponse(path: string, opts: RequestOptions = {}): 
     throw networkFailure(e);
   }
   // The session may be alive: the call fails as one that got no answer, and nobody is signed out.
-  if (refresh === 'unreachable') throw networkFailure(null);
+  if (refresh === 'unreachable') throw networkError();
   if (refresh && res.status === 401) markSignedOut();
   if (!res.ok) throw await toError(res);
   return res;
