@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, login, type TestApp } from './helpers';
 import { SEED_CITIES } from '../../../src/server/seed';
 import { hashRefreshToken } from '../../../src/server/auth/tokens';
+import { REFRESH_REUSE_LEEWAY_S } from '../../../src/shared/constants';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -103,9 +104,12 @@ describe('GET /default/api/users/account and whoami', () => {
 });
 
 describe('POST /:city/api/refresh-token', () => {
+  /** POST /kobe/api/refresh-token with `token` in the body. */
+  const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: token } });
+
   it('rotates the refresh token; reusing a rotated one revokes the whole family', async () => {
     const s = await login(t.app, 'operator');
-    const first = await t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: s.refreshToken } });
+    const first = await refresh(s.refreshToken);
     expect(first.statusCode).toBe(200);
     const rotated = first.json() as { access_token: string; refresh_token: string };
     expect(Object.keys(rotated).sort()).toEqual(['access_token', 'refresh_token']);
@@ -121,16 +125,15 @@ describe('POST /:city/api/refresh-token', () => {
     const latest = second.json() as { access_token: string; refresh_token: string };
 
     // Reuse of the first (spent) token: 401, and the family is gone.
-    const reuse = await t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: s.refreshToken } });
+    const reuse = await refresh(s.refreshToken);
     expect(reuse.statusCode).toBe(401);
-    const afterReuse = await t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: latest.refresh_token } });
+    const afterReuse = await refresh(latest.refresh_token);
     expect(afterReuse.statusCode).toBe(401);
     const revokedAccess = await t.app.inject({ url: '/default/api/users/account', headers: { authorization: `Bearer ${latest.access_token}` } });
     expect(revokedAccess.statusCode).toBe(401);
   });
 
   it('an answer lost on the way: the token rotated last, presented again soon while its successor is unused, rotates that successor', async () => {
-    const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: token } });
     const s = await login(t.app, 'operator');
     const lost = await refresh(s.refreshToken); // the client never gets this answer and keeps its old cookie
     expect(lost.statusCode).toBe(200);
@@ -149,19 +152,21 @@ describe('POST /:city/api/refresh-token', () => {
     expect((await t.app.inject({ url: '/default/api/users/account', headers: { authorization: `Bearer ${latest.access_token}` } })).statusCode).toBe(401);
   });
 
-  it('the token rotated last, presented again after the leeway (30 s), ends the family', async () => {
-    const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: token } });
+  it('the token rotated last, presented again after the leeway (REFRESH_REUSE_LEEWAY_S), ends the family', async () => {
     const s = await login(t.app, 'operator');
     const first = await refresh(s.refreshToken);
     expect(first.statusCode).toBe(200);
-    await t.db.query("UPDATE refresh_tokens SET revoked_at = now() - interval '31 seconds' WHERE token_hash = $1", [hashRefreshToken(s.refreshToken)]);
+    await t.db.query('UPDATE refresh_tokens SET revoked_at = now() - make_interval(secs => $2) WHERE token_hash = $1', [
+      hashRefreshToken(s.refreshToken),
+      REFRESH_REUSE_LEEWAY_S + 1,
+    ]);
     expect((await refresh(s.refreshToken)).statusCode).toBe(401);
     expect((await refresh((first.json() as { refresh_token: string }).refresh_token)).statusCode).toBe(401);
   });
 
   it('answers 401 for a missing or unknown refresh token', async () => {
     expect((await t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token' })).statusCode).toBe(401);
-    const r = await t.app.inject({ method: 'POST', url: '/kobe/api/refresh-token', payload: { refresh_token: 'nope' } });
+    const r = await refresh('nope');
     expect(r.statusCode).toBe(401);
   });
 });
