@@ -4,9 +4,11 @@
  * only the shell: React, the router, Refine core, antd's config layer and the login form (≤ 350 KB
  * gzip). The layout, the generated list/form/show pages and RJSF (with ajv) are lazy chunks, split
  * by their dynamic imports. `dist/console/.vite/manifest.json` lists every chunk and its imports.
+ * Text files are written precompressed too (brotli and gzip), for the server to send as they are.
  */
 import type { Plugin, UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { resolve } from 'node:path';
 
 const api = 'http://127.0.0.1:8080';
@@ -38,7 +40,9 @@ function schemasWithoutDemoRecords(): Plugin {
 
 export default function config(): UserConfig {
   return {
-    plugins: [schemasWithoutDemoRecords(), react()],
+    // Every text file of the build also as `.br` (brotli, quality 11) and `.gz` (gzip -9) beside it:
+    // the server sends them as they are (src/server/plugins/console.ts), compressing nothing per request.
+    plugins: [schemasWithoutDemoRecords(), react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' })],
     resolve: { alias: { '@': resolve(import.meta.dirname, 'src') } },
     server: {
       port: 5173,

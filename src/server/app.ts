@@ -2,6 +2,7 @@
  * The Fastify application (DESIGN.md fastify/demo model): external plugins, then app plugins, then
  * routes. No state of its own beyond the database, so several processes can share one PostgreSQL.
  */
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -54,7 +55,10 @@ export async function buildApp({ db, config, logger = false, resources = registr
     body === '' ? done(null, undefined) : json(request, String(body), done),
   );
 
-  // External plugins.
+  // External plugins. Answers of 1 KB or more are compressed on the fly (brotli, gzip or deflate as
+  // the client accepts, `Vary: Accept-Encoding`); the console's files are compressed at build time
+  // and served as they are (plugins/console.ts), so this hook must come before them.
+  await app.register(compress, { threshold: 1024 });
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,

@@ -1,6 +1,8 @@
 /**
  * Serves the built console (CONSOLE_DIR, default dist/console) and the not-found answers:
- * - files of the build with @fastify/static (hashed `assets/` cached for a year, the rest no-cache);
+ * - files of the build with @fastify/static (hashed `assets/` cached for a year, the rest no-cache),
+ *   each in the brotli or gzip form the build wrote beside it (`*.br`, `*.gz`: vite.config.ts) when
+ *   the client accepts it, with `Content-Encoding` and `Vary: Accept-Encoding`;
  * - any other GET that accepts text/html and is not an API path → `index.html` (client routing, 000 2),
  *   or, while the console is not built yet, a small page 'コンソールを準備中です…' that reloads every 3 s;
  * - everything else → JSON 404 `{detail, code: 'not_found'}`.
@@ -32,6 +34,7 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
     prefix: '/',
     wildcard: true,
     index: false,
+    preCompressed: true,
     // The folder may not exist until the first build lands.
     suppressWarning: true,
     setHeaders(reply, path) {

@@ -2,6 +2,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/server/config';
 import { hashPassword, verifyPassword } from '../../../src/server/auth/passwords';
@@ -87,6 +88,38 @@ describe('console serving', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
     const missing = await t.app.inject({ url: '/assets/missing.js', headers: { accept: '*/*' } });
     expect(missing.statusCode).toBe(404);
+  });
+
+  it('sends the build precompressed as the client accepts it, and compresses API answers of 1 KB or more', async () => {
+    const script = `export const text = ${JSON.stringify('コンソール'.repeat(400))};\n`;
+    await mkdir(join(consoleDir, 'assets'), { recursive: true });
+    await writeFile(join(consoleDir, 'assets', 'big-def456.js'), script);
+    await writeFile(join(consoleDir, 'assets', 'big-def456.js.br'), brotliCompressSync(script));
+    await writeFile(join(consoleDir, 'assets', 'big-def456.js.gz'), gzipSync(script));
+    const br = await t.app.inject({ url: '/assets/big-def456.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    const gz = await t.app.inject({ url: '/assets/big-def456.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const plain = await t.app.inject({ url: '/assets/big-def456.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+
+    // This suite limits sign-ins to 3 a minute per IP: sign in from an address of its own.
+    const signIn = await t.app.inject({ method: 'POST', url: '/default/api/login', remoteAddress: '10.0.0.77', payload: { username: 'operator', password: 'demo1234' } });
+    const operator = { authorization: `Bearer ${(signIn.json() as { token: string }).token}` };
+    const list = await t.app.inject({ url: '/kobe/api/users/?limit=20&offset=0', headers: { ...operator, 'accept-encoding': 'br' } });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['content-encoding']).toBe('br');
+    const body = JSON.parse(brotliDecompressSync(list.rawPayload).toString()) as { content: unknown[] };
+    expect(body.content.length).toBeGreaterThan(1);
+    expect(brotliDecompressSync(list.rawPayload).length).toBeGreaterThanOrEqual(1024);
+    // A small answer is not worth compressing.
+    const small = await t.app.inject({ url: '/default/api/users/whoami', headers: { ...operator, 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
 
