@@ -10,7 +10,6 @@ import { useEffect, useMemo } from 'react';
 import { BrowserRouter } from 'react-router';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Refine } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
 import { useNotificationProvider } from './providers/notification-provider';
 import { i18n } from './i18n';
 import { AntdConfigProvider } from './layout/antd-config-provider';
@@ -18,6 +17,7 @@ import { accessControlProvider } from './providers/access-control-provider';
 import { authProvider } from './providers/auth-provider';
 import { dataProvider } from './providers/lazy-data-provider';
 import { i18nProvider } from './providers/i18n-provider';
+import { routerProvider } from './providers/router-provider';
 import { refineResources } from './generated/resource-routes';
 import { UnsavedInputGuard } from './generated/unsaved-input-guard';
 import { useCityMenu } from './hooks/use-city-menu';
@@ -40,7 +40,11 @@ function ConsoleRefine() {
   const { t } = useTranslation();
   const { city } = useSession();
   const { routes } = useCityMenu(city);
-  const resources = useMemo(() => refineResources(routes, t), [routes, t]);
+  // Rebuilt only when a route or a label's text changes, not whenever `t` does (a catalogue arriving):
+  // a new resources array re-renders every Refine hook of the page.
+  const labels = routes.map((r) => t(r.title)).join('\u0000');
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const resources = useMemo(() => refineResources(routes, t), [routes, labels]);
   useEffect(() => {
     document.title = t('app.title');
   }, [t]);

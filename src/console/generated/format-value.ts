@@ -106,9 +106,16 @@ export function displayKind(prop: FieldSchema | undefined, value: unknown): Disp
   return 'text';
 }
 
-/** Thousands separators in the language's convention (`ja` → 1,234,567.5). */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** Thousands separators in the language's convention (`ja` → 1,234,567.5); one formatter per language. */
 export function formatNumber(value: number, locale = 'ja'): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(value);
+  let format = numberFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 });
+    numberFormats.set(locale, format);
+  }
+  return format.format(value);
 }
 
 const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;

@@ -1,6 +1,6 @@
 /**
- * The generated list page of any resource (DESIGN.md 'Console'; 000 4; issue 5): an antd Table
- * through @refinedev/antd `useTable`; columns from the schema's `list.columns` (less
+ * The generated list page of any resource (DESIGN.md 'Console'; 000 4): an antd Table over the
+ * list controller `useResourceList` (./use-resource-list: Refine core's `useTable`); columns from the schema's `list.columns` (less
  * `x-hidden-in-list` fields; which and in what order the user chooses) with translated titles,
  * values as ./field-value shows them; a search box (when the schema declares search fields) and a
  * date-range filter with presets on the date columns, both returning to page 1 (000 4); sorting on
@@ -8,25 +8,22 @@
  * bulk selection and delete, create/show/edit/delete, the `set`/`toggle` actions and the CSV export
  * only where the ability allows.
  */
-import { useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useMemo } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
-import type { BaseKey, BaseRecord, CrudFilter } from '@refinedev/core';
-import { getDefaultSortOrder, useTable } from '@refinedev/antd';
+import type { BaseKey, BaseRecord } from '@refinedev/core';
 import { Button, Flex, Input, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { exportable, listExportPath } from '@/shared/list-export';
-import { fillPath, getResource } from '@/shared/registry';
-import { errorNotification } from '../providers/error-notification';
+import { fillPath } from '@/shared/registry';
 import { useIsMobile } from '../hooks/use-is-mobile';
-import { SEARCH_FIELDS } from '../providers/data-provider';
 import { BulkDeleteButton } from './bulk-delete-button';
 import { cityPath } from './city-path';
-import { ColumnChooser, defaultColumns, validColumns } from './column-chooser';
-import { DateRangeFilter, isRangeFilter } from './date-range-filter';
+import { ColumnChooser } from './column-chooser';
+import { DateRangeFilter } from './date-range-filter';
 import { ExportButton } from './export-button';
 import { FieldValue } from './field-value';
 import { formatCompactNumber, formatNumber, isRelativeField } from './format-value';
@@ -35,39 +32,18 @@ import { RecordActions } from './record-actions';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 import { PageCard } from './page-card';
-import type { ListViewState } from './saved-views-api';
 import { SavedViewsBar } from './saved-views-bar';
-
-function searchValue(filters: CrudFilter[]): string {
-  const f = filters.find((x) => 'field' in x && SEARCH_FIELDS.includes(x.field));
-  return f ? String(f.value ?? '') : '';
-}
-
-const isSearch = (f: CrudFilter) => 'field' in f && SEARCH_FIELDS.includes(f.field);
+import { sortOrderOf, useResourceList } from './use-resource-list';
 
 export function ResourceList({ route }: { route: ResourceRoute }) {
-  const def = getResource(route.resource);
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const location = useLocation();
   const { city = '' } = useParams();
   const ability = useAbility<AppAbility>();
   const mobile = useIsMobile();
   const commands = useRecordCommands(route, city);
-  // A list opened without query parameters gets the user's default (or last used) saved view.
-  const restore = useRef(location.search === '').current;
-  const [shown, setShown] = useState<string[]>(() => defaultColumns(def));
-  const [selected, setSelected] = useState<BaseKey[]>([]);
-
-  const defaultSorters = [{ field: def.list.defaultSort.field, order: def.list.defaultSort.order }];
-  const { tableProps, sorters, setSorters, filters, setFilters, setCurrentPage, pageSize, setPageSize } = useTable<BaseRecord>({
-    resource: route.identifier,
-    pagination: { pageSize: def.list.pageSize },
-    sorters: { initial: defaultSorters },
-    meta: { city },
-    syncWithLocation: true,
-    errorNotification,
-  });
+  const list = useResourceList(route, city);
+  const { def, shown, sorters, filters, selected, setSelected } = list;
 
   const columns = useMemo<ColumnsType<BaseRecord>>(() => {
     const cols: ColumnsType<BaseRecord> = shown.map((field) => {
@@ -78,7 +54,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         dataIndex: field,
         title: t(prop.title),
         sorter: sortable,
-        sortOrder: sortable ? (getDefaultSortOrder(field, sorters) ?? null) : undefined,
+        sortOrder: sortable ? sortOrderOf(field, sorters) : undefined,
         ellipsis: prop.type === 'string' && !prop.enum && !prop.format && !prop['x-upload'] && prop['x-widget'] !== 'image-url',
         render: (value: unknown) => <FieldValue prop={prop} value={value} relative={isRelativeField(field, prop, def.createdField)} />,
       };
@@ -94,34 +70,14 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   const exports = listActions(def, (a, s) => ability.can(a, s));
   const canDelete = ability.can('delete', route.resource) && !!def.api.delete;
 
-  const onSearch = (value: string) => {
-    const rest = filters.filter((f) => !isSearch(f));
-    setFilters(value.trim() ? [...rest, { field: 'search', operator: 'contains', value: value.trim() }] : rest, 'replace');
-    setCurrentPage(1);
+  const pagination = {
+    ...list.pagination,
+    simple: mobile,
+    position: [mobile ? 'bottomCenter' : 'bottomRight'] as ['bottomCenter' | 'bottomRight'],
+    showTotal: (total: number) => (
+      <span title={formatNumber(total, i18n.language)}>{total >= 10_000 ? formatCompactNumber(total) : formatNumber(total, i18n.language)}</span>
+    ),
   };
-  const onRange = (range: CrudFilter[]) => {
-    setFilters([...filters.filter((f) => !isRangeFilter(f)), ...range], 'replace');
-    setCurrentPage(1);
-  };
-
-  const current: ListViewState = { columns: shown, filters, sorters, pageSize };
-  const applyView = (state: ListViewState) => {
-    setShown(validColumns(def, state.columns));
-    setFilters(state.filters ?? [], 'replace');
-    setSorters(state.sorters?.length ? state.sorters : defaultSorters);
-    setPageSize(state.pageSize ?? def.list.pageSize);
-    setCurrentPage(1);
-    setSelected([]);
-  };
-
-  const pagination = tableProps.pagination
-    ? {
-        ...tableProps.pagination,
-        showTotal: (total: number) => (
-          <span title={formatNumber(total, i18n.language)}>{total >= 10_000 ? formatCompactNumber(total) : formatNumber(total, i18n.language)}</span>
-        ),
-      }
-    : tableProps.pagination;
 
   return (
     <PageCard
@@ -130,17 +86,17 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         <Flex gap={12} wrap align="center">
           {def.list.search.length > 0 && (
             <Input.Search
-              key={searchValue(filters)}
-              defaultValue={searchValue(filters)}
+              key={list.search}
+              defaultValue={list.search}
               placeholder={t('actions.search')}
               aria-label={t('actions.search')}
               allowClear
               enterButton={t('actions.search')}
-              onSearch={onSearch}
+              onSearch={list.onSearch}
               style={{ width: 320, maxWidth: '100%' }}
             />
           )}
-          <DateRangeFilter def={def} filters={filters} onChange={onRange} />
+          <DateRangeFilter def={def} filters={filters} onChange={list.onRange} />
           {exports.map((a) => (
             <ExportButton key={a.name} def={def} path={fillPath(a.path, { city })} method={a.method === 'POST' ? 'POST' : 'GET'} name={a.name} title={actionLabel(a.name, t)} filters={filters} sorters={sorters} />
           ))}
@@ -156,14 +112,16 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       }
     >
       <Flex gap={8} wrap align="center" justify="space-between" style={{ marginBottom: 12 }}>
-        <SavedViewsBar city={city} resource={def.name} current={current} onApply={applyView} restore={restore} />
+        <SavedViewsBar city={city} resource={def.name} current={list.view} onApply={list.applyView} restore={list.restore} />
         <Flex gap={8} wrap align="center">
           {canDelete && selected.length > 0 && <BulkDeleteButton route={route} city={city} ids={selected} onDone={setSelected} />}
-          <ColumnChooser def={def} value={shown} onChange={setShown} />
+          <ColumnChooser def={def} value={shown} onChange={list.setShown} />
         </Flex>
       </Flex>
       <Table<BaseRecord>
-        {...tableProps}
+        dataSource={list.rows}
+        loading={list.loading}
+        onChange={list.onTableChange}
         pagination={pagination}
         columns={columns}
         rowKey="id"

@@ -25,6 +25,9 @@ export interface SavedViewsBarProps {
 
 type Dialog = { kind: 'saveAs' } | { kind: 'rename'; view: SavedView } | null;
 
+/** The option 'no view' (antd's Select takes no null value; saved views' ids start at 1). */
+const NO_VIEW = 0;
+
 export function SavedViewsBar({ city, resource, current, onApply, restore }: SavedViewsBarProps) {
   const { t } = useTranslation();
   const { message, modal } = AntdApp.useApp();
@@ -130,13 +133,13 @@ export function SavedViewsBar({ city, resource, current, onApply, restore }: Sav
 
   return (
     <Flex gap={8} align="center" wrap data-testid="saved-views">
-      <Select<number | null>
+      <Select<number>
         aria-label={t('lists.views.choose')}
-        value={chosen}
-        onChange={choose}
+        value={chosen ?? NO_VIEW}
+        onChange={(id) => choose(id === NO_VIEW ? null : id)}
         style={{ minWidth: 180 }}
         options={[
-          { value: null, label: t('lists.views.none') },
+          { value: NO_VIEW, label: t('lists.views.none') },
           ...views.map((v) => ({ value: v.id, label: v.is_default ? `${v.name}（${t('lists.views.default')}）` : v.name })),
         ]}
       />

@@ -6,8 +6,8 @@
  * one settings page for each singleton resource. The session's CASL ability is provided here (the
  * registry it needs stays out of the login page's bundle).
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams, type Location } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useMemo, type ReactNode } from 'react';
+import { Navigate, useLocation, useParams, useRoutes, type Location, type RouteObject } from 'react-router';
 import { AbilityProvider } from '@casl/react';
 import type { MenuEntry } from '@/shared/manifest';
 import { PAGES } from '@/shared/pages';
@@ -17,6 +17,7 @@ import { citiesOf, cityAllowed, fetchAccount } from '../providers/account';
 import { setCity } from '../providers/session';
 import { useCityMenu } from '../hooks/use-city-menu';
 import { useSession } from '../hooks/use-session';
+import type { ResourceRoute } from '../generated/resource-routes';
 import { Loading } from '../pages/loading';
 import { PAGE_COMPONENTS } from '../pages/page-components';
 import { ConsoleLayout } from './console-layout';
@@ -37,6 +38,70 @@ function pageEntries(entries: readonly MenuEntry[]): MenuEntry[] {
   return entries.flatMap((e) => [...(e.page ? [e] : []), ...pageEntries(e.children ?? [])]);
 }
 
+/** The routes below /:city, grouped by the first segment of their path ('' for the index and `*`). */
+type CityRouteTable = ReadonlyMap<string, RouteObject[]>;
+
+// React Router matches paths case-insensitively: so does the grouping.
+const firstSegment = (path: string) => (path.split('/')[0] ?? '').toLowerCase();
+
+/**
+ * The route objects of a city's pages (the profile, the hand-written pages of the manifest, each
+ * resource's settings, list, create, edit and show pages), grouped by their first path segment;
+ * paths starting with a parameter go with the index and the fallback in every group. React Router
+ * then ranks the few routes that can match a path, not the city's hundreds, at every render.
+ */
+function cityRouteTable(entries: readonly MenuEntry[], routes: readonly ResourceRoute[]): CityRouteTable {
+  const all: RouteObject[] = [{ path: 'profile', element: <ProfilePage /> }];
+  for (const e of pageEntries(entries)) {
+    const Page = PAGE_COMPONENTS[e.page!];
+    if (!Page || !(e.page! in PAGES)) continue;
+    all.push({ path: e.route ?? e.page, element: <RequireAbility action="read" subject={`page:${e.page}`}><Page /></RequireAbility> });
+  }
+  for (const r of routes) {
+    if (singleton(r)) {
+      all.push({ path: r.list, element: <RequireAbility action="read" subject={r.resource}><SingletonPage key={r.identifier} route={r} /></RequireAbility> });
+      continue;
+    }
+    all.push(
+      { path: r.list, element: <RequireAbility action="read" subject={r.resource}><ResourceList key={r.identifier} route={r} /></RequireAbility> },
+      { path: r.create, element: <RequireAbility action="create" subject={r.resource}><KeyedByPath>{(path) => <ResourceForm key={path} route={r} mode="create" />}</KeyedByPath></RequireAbility> },
+      { path: r.edit, element: <RequireAbility action="update" subject={r.resource}><KeyedByPath>{(path) => <ResourceForm key={path} route={r} mode="edit" />}</KeyedByPath></RequireAbility> },
+      { path: r.show, element: <RequireAbility action="read" subject={r.resource}><KeyedByPath>{(path) => <ResourceShow key={path} route={r} />}</KeyedByPath></RequireAbility> },
+    );
+  }
+  const everywhere: RouteObject[] = [{ index: true, element: <Navigate to="dashboard" replace /> }, ...all.filter((r) => firstSegment(r.path!).startsWith(':')), { path: '*', element: <RouteFallback /> }];
+  const table = new Map<string, RouteObject[]>([['', everywhere]]);
+  for (const route of all) {
+    const first = firstSegment(route.path!);
+    if (first.startsWith(':')) continue;
+    let group = table.get(first);
+    if (!group) table.set(first, (group = [...everywhere]));
+    group.push(route);
+  }
+  return table;
+}
+
+/** Renders `children` with the pathname of the route's location (a new form or page per record). */
+function KeyedByPath({ children }: { children: (pathname: string) => ReactNode }) {
+  return children(useLocation().pathname);
+}
+
+const safeDecode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** The page of `location` among the city's routes (only its first segment's group is ranked). */
+function CityRoutes({ table, location }: { table: CityRouteTable; location: Location }) {
+  // Below /:city/*: the path's segments after the city.
+  const first = location.pathname.split('/')[2] ?? '';
+  const page = useRoutes(table.get(firstSegment(safeDecode(first))) ?? table.get('')!, location);
+  return <Suspense fallback={<Loading />}>{page}</Suspense>;
+}
+
 export function CityArea() {
   const { city = '' } = useParams();
   const { pathname } = useLocation();
@@ -54,87 +119,12 @@ export function CityArea() {
     fetchAccount().catch(() => undefined);
   }, [pathname]);
 
+  // Every route of the city's pages, built once per menu (plain route objects, not JSX children that
+  // React Router would turn into routes again on every render), grouped by their first segment.
+  const table = useMemo(() => cityRouteTable(entries, routes), [entries, routes]);
   // The pages at one open tab's location (console-layout.tsx keeps every open tab rendered): keys
   // come from that location, not the window's, so a hidden tab's form is not mounted anew.
-  const renderPage = useCallback(
-    (location: Location) => {
-      const pathname = location.pathname;
-      return (
-      <Suspense fallback={<Loading />}>
-        <Routes location={location}>
-          <Route index element={<Navigate to="dashboard" replace />} />
-          <Route path="profile" element={<ProfilePage />} />
-          {pageEntries(entries).map((e) => {
-            const Page = PAGE_COMPONENTS[e.page!];
-            if (!Page || !(e.page! in PAGES)) return null;
-            return (
-              <Route
-                key={e.key}
-                path={e.route ?? e.page}
-                element={
-                  <RequireAbility action="read" subject={`page:${e.page}`}>
-                    <Page />
-                  </RequireAbility>
-                }
-              />
-            );
-          })}
-          {routes.filter(singleton).map((r) => (
-            <Route
-              key={`${r.identifier}-settings`}
-              path={r.list}
-              element={
-                <RequireAbility action="read" subject={r.resource}>
-                  <SingletonPage key={r.identifier} route={r} />
-                </RequireAbility>
-              }
-            />
-          ))}
-          {routes.filter((r) => !singleton(r)).flatMap((r) => [
-            <Route
-              key={`${r.identifier}-list`}
-              path={r.list}
-              element={
-                <RequireAbility action="read" subject={r.resource}>
-                  <ResourceList key={r.identifier} route={r} />
-                </RequireAbility>
-              }
-            />,
-            <Route
-              key={`${r.identifier}-create`}
-              path={r.create}
-              element={
-                <RequireAbility action="create" subject={r.resource}>
-                  <ResourceForm key={pathname} route={r} mode="create" />
-                </RequireAbility>
-              }
-            />,
-            <Route
-              key={`${r.identifier}-edit`}
-              path={r.edit}
-              element={
-                <RequireAbility action="update" subject={r.resource}>
-                  <ResourceForm key={pathname} route={r} mode="edit" />
-                </RequireAbility>
-              }
-            />,
-            <Route
-              key={`${r.identifier}-show`}
-              path={r.show}
-              element={
-                <RequireAbility action="read" subject={r.resource}>
-                  <ResourceShow key={pathname} route={r} />
-                </RequireAbility>
-              }
-            />,
-          ])}
-          <Route path="*" element={<RouteFallback />} />
-        </Routes>
-      </Suspense>
-      );
-    },
-    [entries, routes],
-  );
+  const renderPage = useCallback((location: Location) => <CityRoutes table={table} location={location} />, [table]);
 
   if (!profile) return <Loading />;
   if (!allowed) {

@@ -45,7 +45,9 @@ export function CommandPalette({ links, tabs, tabTitle }: { links: readonly Page
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // Built only while the palette is open: tabs change on every navigation.
   const choices = useMemo<Choice[]>(() => {
+    if (!open) return [];
     const tabChoices = tabs.map((tab) => ({
       id: `tab:${tab.key}`,
       label: tabTitle(tab.location.pathname),
@@ -54,7 +56,7 @@ export function CommandPalette({ links, tabs, tabTitle }: { links: readonly Page
     }));
     const pageChoices = links.map((l) => ({ id: `page:${l.key}`, label: l.titles.map((x) => t(x)).join(' / '), hint: t('shell.palette.page'), href: l.path }));
     return [...tabChoices, ...pageChoices].filter((c) => matches(`${c.label} ${c.href}`, query));
-  }, [tabs, links, query, t, tabTitle]);
+  }, [open, tabs, links, query, t, tabTitle]);
 
   const go = (c: Choice | undefined) => {
     if (!c) return;

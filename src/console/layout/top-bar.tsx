@@ -7,7 +7,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '@refinedev/core';
-import { Button, Flex, Layout, Tooltip, Typography, theme } from 'antd';
+import { Button, Flex, Layout, Tooltip, theme } from 'antd';
 import { CustomerServiceOutlined, HomeOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { MEMBER_CITY } from '@/shared/constants';
 import { useAbility } from '@casl/react';
@@ -75,9 +75,10 @@ export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: T
             </Tooltip>
           )}
           <Link to={`${cityPath}/profile`} title={t('layout.profile')} data-testid="profile-link" style={{ maxWidth: 160, display: 'inline-flex', minWidth: 0 }}>
-            <Typography.Text ellipsis data-testid="current-user" style={{ color: 'inherit' }}>
+            {/* CSS cuts the name: antd's Typography ellipsis measures the text after every render. */}
+            <span data-testid="current-user" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
               <UserOutlined /> {profile?.name || profile?.username}
-            </Typography.Text>
+            </span>
           </Link>
           <Button icon={<LogoutOutlined />} onClick={() => confirmLoss(() => logout())} aria-label={t('actions.logout')}>
             {!mobile && t('actions.logout')}

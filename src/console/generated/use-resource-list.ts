@@ -1,0 +1,116 @@
+/**
+ * The state of a generated list page (000 4 lists; 001 9 paging), apart from its rendering
+ * (ra-core's `useListController` pattern; `resource-list.tsx` only renders): Refine core's
+ * `useTable` (page, page size, sort and filters kept in the address bar), the columns shown, the
+ * selected rows, and the handlers of the search box, the date-range filter, saved views and the
+ * antd Table's own changes.
+ *
+ * Refine core's `useTable`, not `@refinedev/antd`'s: the latter also makes an antd form instance and
+ * a search-form controller the console never renders (antd then warns "Instance created by
+ * `useForm` is not connected to any Form element" on every list) and costs main-thread time.
+ */
+import { useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { useTable, type BaseKey, type BaseRecord, type CrudFilter, type CrudSort } from '@refinedev/core';
+import type { TablePaginationConfig, TableProps } from 'antd';
+import { getResource } from '@/shared/registry';
+import { errorNotification } from '../providers/error-notification';
+import { SEARCH_FIELDS } from '../providers/data-provider';
+import { defaultColumns, validColumns } from './column-chooser';
+import { isRangeFilter } from './date-range-filter';
+import type { ResourceRoute } from './resource-routes';
+import type { ListViewState } from './saved-views-api';
+
+const isSearch = (f: CrudFilter) => 'field' in f && SEARCH_FIELDS.includes(f.field);
+
+/** The search text among the filters ('' when none). */
+export function searchValue(filters: readonly CrudFilter[]): string {
+  const f = filters.find(isSearch);
+  return f ? String(f.value ?? '') : '';
+}
+
+type Sorter = Parameters<NonNullable<TableProps<BaseRecord>['onChange']>>[2];
+
+/** Refine sorters of an antd Table sort change (an order cleared by the user: no sorter). */
+export function sortersOfTable(sorter: Sorter): CrudSort[] {
+  return (Array.isArray(sorter) ? sorter : [sorter]).flatMap((s) =>
+    s.order && s.field !== undefined ? [{ field: String(s.columnKey ?? (Array.isArray(s.field) ? s.field.join('.') : s.field)), order: s.order === 'descend' ? 'desc' : 'asc' } as CrudSort] : [],
+  );
+}
+
+/** antd's sort order of a column under the current sorters. */
+export function sortOrderOf(field: string, sorters: readonly CrudSort[]): 'ascend' | 'descend' | null {
+  const s = sorters.find((x) => x.field === field);
+  return s ? (s.order === 'desc' ? 'descend' : 'ascend') : null;
+}
+
+/**
+ * The list controller of `route` in `city`. Returns the rows and their total, the loading flag, the
+ * sorters, filters, page size, the columns shown and the selection with their setters, and
+ * `onSearch` (text, '' clears), `onRange` (the date-range filters), `applyView` (a saved view),
+ * `onTableChange` (antd Table's sort and page changes) and `pagination` (antd's config without
+ * `showTotal`). Every change of search, range or view returns to page 1 (000 4).
+ */
+export function useResourceList(route: ResourceRoute, city: string) {
+  const def = getResource(route.resource);
+  const location = useLocation();
+  // A list opened without query parameters gets the user's default (or last used) saved view.
+  const restore = useRef(location.search === '').current;
+  const [shown, setShown] = useState<string[]>(() => defaultColumns(def));
+  const [selected, setSelected] = useState<BaseKey[]>([]);
+  const defaultSorters: CrudSort[] = [{ field: def.list.defaultSort.field, order: def.list.defaultSort.order }];
+  const { tableQuery, sorters, setSorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize } = useTable<BaseRecord>({
+    resource: route.identifier,
+    pagination: { pageSize: def.list.pageSize },
+    sorters: { initial: defaultSorters },
+    meta: { city },
+    syncWithLocation: true,
+    errorNotification,
+  });
+
+  const onSearch = (value: string) => {
+    const rest = filters.filter((f) => !isSearch(f));
+    setFilters(value.trim() ? [...rest, { field: 'search', operator: 'contains', value: value.trim() }] : rest, 'replace');
+    setCurrentPage(1);
+  };
+  const onRange = (range: CrudFilter[]) => {
+    setFilters([...filters.filter((f) => !isRangeFilter(f)), ...range], 'replace');
+    setCurrentPage(1);
+  };
+  const applyView = (state: ListViewState) => {
+    setShown(validColumns(def, state.columns));
+    setFilters(state.filters ?? [], 'replace');
+    setSorters(state.sorters?.length ? state.sorters : defaultSorters);
+    setPageSize(state.pageSize ?? def.list.pageSize);
+    setCurrentPage(1);
+    setSelected([]);
+  };
+  const onTableChange: NonNullable<TableProps<BaseRecord>['onChange']> = (page, _filters, sorter) => {
+    if (sorter && Object.keys(sorter).length > 0) setSorters(sortersOfTable(sorter));
+    setCurrentPage(page.current || 1);
+    setPageSize(page.pageSize || def.list.pageSize);
+  };
+  const pagination: TablePaginationConfig = { current: currentPage, pageSize, total: tableQuery.data?.total };
+  const view: ListViewState = { columns: shown, filters, sorters, pageSize };
+
+  return {
+    def,
+    rows: tableQuery.data?.data,
+    loading: !tableQuery.isFetched,
+    sorters,
+    filters,
+    search: searchValue(filters),
+    pageSize,
+    pagination,
+    shown,
+    setShown,
+    selected,
+    setSelected,
+    restore,
+    view,
+    onSearch,
+    onRange,
+    applyView,
+    onTableChange,
+  };
+}
