@@ -1,13 +1,13 @@
 /**
  * antd configuration of the whole console: the antd locale and dayjs locale of the current language
  * (ja_JP by default), no auto-inserted space between two CJK characters in buttons, the persisted
- * size, theme colour and dark mode of the top bar's pickers (000 2.3, 4; ui-preferences.ts), and
- * antd's App context (message, notification, modal) with the catalogue's 5 s error toasts (001 9).
+ * size, theme colour and dark mode of the top bar's pickers (000 2.3, 4; ui-preferences.ts). antd's
+ * App context (message, notification, modal) is the console's (console-app.tsx): the open pages do
+ * without it, so the login page loads none of it.
  */
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { App as AntdApp, ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
+import { ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ERROR_TOAST_MS } from '@/shared/constants';
 import { accessibleDarkTheme, accessibleTheme } from '../a11y-theme';
 import { beforeLanguageSwitch, currentLanguage } from '../i18n';
 import { antdLocaleOf, applyDayjsLocale, loadAntdLocale } from './antd-locale';
@@ -31,9 +31,7 @@ export function AntdConfigProvider({ children }: { children: ReactNode }) {
   }, [dark]);
   return (
     <ConfigProvider locale={antdLocaleOf(lng)} button={{ autoInsertSpace: false }} componentSize={ANTD_SIZES[size]} theme={theme}>
-      <AntdApp notification={{ duration: ERROR_TOAST_MS / 1000, placement: 'topRight' }} message={{ duration: 3 }}>
-        {children}
-      </AntdApp>
+      {children}
     </ConfigProvider>
   );
 }

@@ -6,14 +6,12 @@
  */
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useInvalidateAuthStore } from '@refinedev/core';
 import { fetchAccount, safeLocalPath } from '../providers/account';
 import { Loading } from './loading';
 
 export function AuthRedirectPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const invalidateAuth = useInvalidateAuthStore();
   const redirect = params.get('redirect');
   const failed = params.has('error');
 
@@ -22,14 +20,13 @@ export function AuthRedirectPage() {
     const go = async () => {
       const signedIn = !failed && (await fetchAccount().then(() => true, () => false));
       if (!live) return;
-      await invalidateAuth();
       navigate(signedIn ? (safeLocalPath(redirect) ?? '/') : '/login', { replace: true });
     };
     void go();
     return () => {
       live = false;
     };
-  }, [failed, redirect, navigate, invalidateAuth]);
+  }, [failed, redirect, navigate]);
 
   return <Loading />;
 }

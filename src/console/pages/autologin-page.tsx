@@ -8,7 +8,6 @@
  */
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useInvalidateAuthStore } from '@refinedev/core';
 import { ADOPT_PATH, fetchAccount, firstAssignedCity, MEMBER_LANDING, signInDenial, userInfoFailure } from '../providers/account';
 import { signOutWith } from '../providers/auth-provider';
 import { noteFreshTokens, request, startRefreshTimer } from '../providers/http';
@@ -44,7 +43,6 @@ function adopt(token: string, refreshToken: string): Promise<{ to: string } | { 
 
 export function AutologinPage() {
   const navigate = useNavigate();
-  const invalidateAuth = useInvalidateAuthStore();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const refreshToken = params.get('refresh_token') ?? '';
@@ -54,8 +52,7 @@ export function AutologinPage() {
     void adopt(token, refreshToken).then(async (outcome) => {
       if (!live) return;
       if ('to' in outcome) {
-        await invalidateAuth();
-        navigate(outcome.to, { replace: true });
+          navigate(outcome.to, { replace: true });
         return;
       }
       // The login page shows the reason once (signOutWith keeps it across the reload). A full load of
@@ -66,7 +63,7 @@ export function AutologinPage() {
     return () => {
       live = false;
     };
-  }, [token, refreshToken, navigate, invalidateAuth]);
+  }, [token, refreshToken, navigate]);
 
   return <Loading />;
 }

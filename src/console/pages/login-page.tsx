@@ -1,23 +1,29 @@
 /**
  * /login (000 2.1, 001 8): username and password. A username that does not exist shows
  * 'このユーザ名が存在していません。' for 5 s; other failures show the server's message. On success the
- * auth provider says where to go (/{city}/dashboard or /city).
+ * auth provider says where to go (/{city}/dashboard or /city). An open page: no Refine (app.tsx).
  */
-import { useEffect, type CSSProperties } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useInvalidateAuthStore, useLogin } from '@refinedev/core';
-import { App as AntdApp, Button, Form, Input } from 'antd';
+import { Button, Input, theme } from 'antd';
 import { LOGIN_MESSAGE_MS, PASSWORD_MIN } from '@/shared/constants';
-import type { AuthActionResponse } from '@refinedev/core';
+import { authProvider } from '../providers/auth-provider';
 import { takeReason } from '../providers/session';
 
-/** Plain elements instead of antd Card and Typography keep the login page's JavaScript small. */
+/**
+ * Plain elements instead of antd Card, Typography, Form and App keep the login page's JavaScript
+ * small (two fields need no form library; the errors are shown as antd's Form.Item shows them).
+ */
 const styles = {
   page: { minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#f0f2f5', padding: 16 },
   card: { width: '100%', maxWidth: 400, background: '#fff', borderRadius: 8, padding: '32px 24px', boxShadow: '0 1px 2px rgba(0,0,0,0.06), 0 1px 6px rgba(0,0,0,0.08)' },
   title: { fontSize: 24, fontWeight: 600, textAlign: 'center', margin: '0 0 8px', color: 'rgba(0,0,0,0.88)' },
   subtitle: { textAlign: 'center', margin: '0 0 24px', color: 'rgba(0,0,0,0.65)' },
+  field: { marginBottom: 24 },
+  label: { display: 'block', paddingBottom: 8, color: 'rgba(0,0,0,0.88)' },
+  help: { minHeight: 22, lineHeight: '22px', fontSize: 14 },
+  alert: { borderRadius: 8, padding: '8px 12px', marginBottom: 16, lineHeight: '22px' },
 } satisfies Record<string, CSSProperties>;
 
 interface Credentials {
@@ -25,15 +31,34 @@ interface Credentials {
   password: string;
 }
 
+type FieldErrors = Partial<Record<keyof Credentials, string>>;
+
+/** The form's own rules (000 5): a username that is not blank, a password of PASSWORD_MIN or more non-space characters. */
+export function credentialErrors(values: Credentials, t: (key: string, options?: Record<string, unknown>) => string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!values.username.trim()) errors.username = t('login.usernameRequired');
+  if (!values.password) errors.password = t('login.passwordRequired');
+  else if (!new RegExp(`^\\S{${PASSWORD_MIN},}$`).test(values.password)) errors.password = t('login.passwordRule', { min: PASSWORD_MIN });
+  return errors;
+}
+
 export function LoginPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntdApp.useApp();
+  const { token } = theme.useToken();
   const navigate = useNavigate();
-  const invalidateAuth = useInvalidateAuthStore();
+  const [values, setValues] = useState<Credentials>({ username: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [isPending, setPending] = useState(false);
+  const hide = useRef<ReturnType<typeof setTimeout>>(undefined);
 
+  // A failure shows for LOGIN_MESSAGE_MS (001 9), as the old console's toast did.
   const showError = (text: string) => {
-    message.open({ type: 'error', content: text, duration: LOGIN_MESSAGE_MS / 1000, key: 'login-error' });
+    clearTimeout(hide.current);
+    setFailure(text);
+    hide.current = setTimeout(() => setFailure(null), LOGIN_MESSAGE_MS);
   };
+  useEffect(() => () => clearTimeout(hide.current), []);
 
   useEffect(() => {
     const reason = takeReason();
@@ -43,20 +68,44 @@ export function LoginPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const { mutate: login, isPending } = useLogin<Credentials>({
-    mutationOptions: {
-      onSuccess: (res: AuthActionResponse) => {
-        if (!res.success) {
-          showError(res.error?.message || t('errors.server_error'));
-          return;
-        }
-        message.destroy('login-error');
-        invalidateAuth();
-        navigate(res.redirectTo ?? '/', { replace: true });
-      },
-      onError: (e: { message?: string }) => showError(e.message || t('errors.server_error')),
-    },
-  });
+  const change = (field: keyof Credentials, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    // Like antd's Form: a field shown in error is checked again as it changes.
+    if (errors[field]) setErrors({ ...errors, [field]: credentialErrors(next, t)[field] });
+  };
+
+  // The auth provider's login (the page is outside Refine: app.tsx); the console it leads to starts afresh.
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = credentialErrors(values, t);
+    setErrors(found);
+    if (found.username || found.password) return;
+    setPending(true);
+    try {
+      const res = await authProvider.login(values);
+      if (!res.success) {
+        showError(res.error?.message || t('errors.server_error'));
+        return;
+      }
+      clearTimeout(hide.current);
+      setFailure(null);
+      navigate(res.redirectTo ?? '/', { replace: true });
+    } catch (err) {
+      showError((err as { message?: string }).message || t('errors.server_error'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const help = (field: keyof Credentials) =>
+    errors[field] ? (
+      <div id={`login-${field}-help`} role="alert" style={{ ...styles.help, color: token.colorError }}>
+        {errors[field]}
+      </div>
+    ) : (
+      <div style={styles.help} />
+    );
 
   return (
     <main style={styles.page}>
@@ -65,24 +114,51 @@ export function LoginPage() {
           {t('app.title')}
         </h1>
         <p style={styles.subtitle}>{t('login.title')}</p>
-        <Form<Credentials> layout="vertical" requiredMark={false} onFinish={(v) => login(v)} autoComplete="on">
-          <Form.Item label={t('login.username')} name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
-            <Input autoComplete="username" autoFocus size="large" />
-          </Form.Item>
-          <Form.Item
-            label={t('login.password')}
-            name="password"
-            rules={[
-              { required: true, message: t('login.passwordRequired') },
-              { pattern: new RegExp(`^\\S{${PASSWORD_MIN},}$`), message: t('login.passwordRule', { min: PASSWORD_MIN }) },
-            ]}
-          >
-            <Input.Password autoComplete="current-password" size="large" />
-          </Form.Item>
+        {failure && (
+          <div role="alert" data-testid="login-error" style={{ ...styles.alert, color: token.colorErrorText, background: token.colorErrorBg, border: `1px solid ${token.colorErrorBorder}` }}>
+            {failure}
+          </div>
+        )}
+        <form onSubmit={(e) => void submit(e)} autoComplete="on" noValidate>
+          <div style={styles.field}>
+            <label htmlFor="login-username" style={styles.label}>
+              {t('login.username')}
+            </label>
+            <Input
+              id="login-username"
+              name="username"
+              autoComplete="username"
+              autoFocus
+              size="large"
+              value={values.username}
+              onChange={(e) => change('username', e.target.value)}
+              status={errors.username ? 'error' : undefined}
+              aria-invalid={!!errors.username}
+              aria-describedby={errors.username ? 'login-username-help' : undefined}
+            />
+            {help('username')}
+          </div>
+          <div style={styles.field}>
+            <label htmlFor="login-password" style={styles.label}>
+              {t('login.password')}
+            </label>
+            <Input.Password
+              id="login-password"
+              name="password"
+              autoComplete="current-password"
+              size="large"
+              value={values.password}
+              onChange={(e) => change('password', e.target.value)}
+              status={errors.password ? 'error' : undefined}
+              aria-invalid={!!errors.password}
+              aria-describedby={errors.password ? 'login-password-help' : undefined}
+            />
+            {help('password')}
+          </div>
           <Button type="primary" htmlType="submit" block size="large" loading={isPending}>
             {t('login.submit')}
           </Button>
-        </Form>
+        </form>
       </section>
     </main>
   );

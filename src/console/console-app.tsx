@@ -1,0 +1,115 @@
+/**
+ * The console behind a session (000 2.1, 2.2): Refine with the console's providers and the city's
+ * resources, and its routes: `/` (the root entry), the hidden /city page and `/:city/*` (the city
+ * gate, then the layout and the city's pages, loaded lazily). Loaded by app.tsx for every path that
+ * is not an open page, so the login and open pages never load Refine. A 503 on /city or the session
+ * check shows the maintenance page (MaintenanceGate; inside a city the layout shows it).
+ */
+import { lazy, useMemo } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Authenticated, Refine } from '@refinedev/core';
+import { App as AntdApp } from 'antd';
+import { ERROR_TOAST_MS } from '@/shared/constants';
+import { useNotificationProvider } from './providers/notification-provider';
+import { loadConsoleCatalogues } from './i18n';
+import { accessControlProvider } from './providers/access-control-provider';
+import { rootPath } from './providers/account';
+import { authProvider } from './providers/auth-provider';
+import { dataProvider } from './providers/lazy-data-provider';
+import { i18nProvider } from './providers/i18n-provider';
+import { routerProvider } from './providers/router-provider';
+import { refineResources } from './generated/resource-routes';
+import { UnsavedInputGuard } from './generated/unsaved-input-guard';
+import { useCityMenu } from './hooks/use-city-menu';
+import { useSession } from './hooks/use-session';
+import { MaintenanceGate } from './layout/maintenance-gate';
+import { Loading } from './pages/loading';
+
+const CityPage = lazy(() => import('./pages/city-page').then((m) => ({ default: m.CityPage })));
+// The console inside a city also needs its catalogue's console namespaces (i18n.ts): loaded with it.
+const CityEntry = lazy(() =>
+  Promise.all([import('./layout/city-entry'), loadConsoleCatalogues()]).then(([m]) => ({ default: m.CityEntry })),
+);
+
+/**
+ * React Query defaults: an answer with an HTTP error is final (the catalogue's message shows at once,
+ * a 403 signs out at once); only a call that got no answer at all is tried once more.
+ */
+const REACT_QUERY = {
+  clientConfig: {
+    defaultOptions: {
+      queries: { retry: (failures: number, error: unknown) => failures < 1 && ((error as { statusCode?: number } | null)?.statusCode ?? 0) === 0 },
+    },
+  },
+};
+
+/** The protected area: a session is required; a sign-out (e.g. failed refresh) goes to /login. */
+function RequireSession() {
+  const { signedOut, profile } = useSession();
+  if (signedOut && !profile) return <Navigate to="/login" replace />;
+  return (
+    <Authenticated
+      key="console"
+      fallback={
+        <MaintenanceGate>
+          <Navigate to="/login" replace />
+        </MaintenanceGate>
+      }
+      loading={<Loading />}
+    >
+      <Outlet />
+    </Authenticated>
+  );
+}
+
+/** `/` (000 2.1 Root entry): the member area's top page, the chosen city's dashboard, else /city. */
+function RootRedirect() {
+  const { city, profile } = useSession();
+  return <Navigate to={rootPath(profile, city)} replace />;
+}
+
+/** Refine and the routes behind a session. */
+export function ConsoleApp() {
+  const { t } = useTranslation();
+  const { city } = useSession();
+  const { routes } = useCityMenu(city);
+  // Rebuilt only when a route or a label's text changes, not whenever `t` does (a catalogue arriving):
+  // a new resources array re-renders every Refine hook of the page.
+  const labels = routes.map((r) => t(r.title)).join('\u0000');
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const resources = useMemo(() => refineResources(routes, t), [routes, labels]);
+  return (
+    // antd's App context (message, notification, modal) with the catalogue's 5 s error toasts (001 9).
+    <AntdApp notification={{ duration: ERROR_TOAST_MS / 1000, placement: 'topRight' }} message={{ duration: 3 }}>
+      <Refine
+        routerProvider={routerProvider}
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        accessControlProvider={accessControlProvider}
+        i18nProvider={i18nProvider}
+        notificationProvider={useNotificationProvider}
+        resources={resources}
+        options={{ syncWithLocation: true, disableTelemetry: true, mutationMode: 'pessimistic', warnWhenUnsavedChanges: true, reactQuery: REACT_QUERY }}
+      >
+        <Routes>
+          <Route element={<RequireSession />}>
+            <Route path="/" element={<RootRedirect />} />
+            <Route
+              path="/city"
+              element={
+                <MaintenanceGate>
+                  <CityPage />
+                </MaintenanceGate>
+              }
+            />
+            <Route path="/:city/*" element={<CityEntry />} />
+          </Route>
+          <Route path="*" element={<Navigate to="/404" replace />} />
+        </Routes>
+        {/* A form with unsaved input asks before the browser tab closes or reloads. */}
+        <UnsavedInputGuard />
+      </Refine>
+    </AntdApp>
+  );
+}
