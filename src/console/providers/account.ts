@@ -16,7 +16,10 @@ export const LOGIN_PATH = '/default/api/login';
 export const LOGOUT_PATH = '/default/login/logout';
 /** GET /default/api/city/info/ (001 7.3). */
 export const CITY_INFO_PATH = '/default/api/city/info/';
-/** GET /default/api/users/whoami → {id} (ours: who the session cookie belongs to, 000 4 Logout). */
+/**
+ * GET /default/api/users/whoami → {id, refreshable} (ours: who the session cookie belongs to, null for
+ * nobody, never 401; and whether a refresh-token cookie came: 000 4 Logout, the login page's check).
+ */
 export const WHOAMI_PATH = '/default/api/users/whoami';
 /** POST /default/api/session/adopt {token, refresh_token} (ours: 000 4 Autologin). */
 export const ADOPT_PATH = '/default/api/session/adopt';

@@ -2,7 +2,9 @@
  * Session and account calls (001 7.1; DESIGN.md Sign-in).
  * - POST /default/api/login            {username, password} → {user, token, refresh_token, booking?: {refresh}}
  * - GET  /default/api/users/account    → Profile
- * - GET  /default/api/users/whoami     → {id} (ours: the console's logout check, 000 4 Logout)
+ * - GET  /default/api/users/whoami     → {id, refreshable} (ours: whose the session cookie is, null for
+ *   nobody, and whether a refresh-token cookie came: the logout check, 000 4 Logout, and the login
+ *   page's check, which so asks for the user info only when there may be a session)
  * - POST /:city/api/refresh-token      {refresh_token?} (else the cookie) → {access_token, refresh_token}
  * - POST /default/login/logout         → {detail: 'ok'}
  * - POST /default/api/session/adopt    {token, refresh_token} → {user} (ours: 000 4 Autologin; the console
@@ -103,6 +105,20 @@ const LOGOUT_OPERATION = {
   responses: { '200': { description: 'Signed out', content: json({ type: 'object', properties: { detail: { type: 'string' } } }) }, default: ERROR },
 };
 
+const WHOAMI_OPERATION = {
+  operationId: 'session_whoami',
+  tags: ['session'],
+  summary: 'Ours (000 4 Logout): whose the session is (null for nobody, never 401) and whether a refresh-token cookie came',
+  security: [],
+  responses: {
+    '200': {
+      description: 'The signed-in user id or null; refreshable when the request carried a refresh-token cookie',
+      content: json({ type: 'object', required: ['id', 'refreshable'], properties: { id: { type: ['integer', 'null'] }, refreshable: { type: 'boolean' } } }),
+    },
+    default: ERROR,
+  },
+};
+
 const ADOPT_OPERATION = {
   operationId: 'session_adopt',
   tags: ['session'],
@@ -175,7 +191,10 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     return userInfo(requireProfile(request));
   });
 
-  app.get('/default/api/users/whoami', async (request) => ({ id: requireProfile(request).id }));
+  app.get('/default/api/users/whoami', { config: { openapi: WHOAMI_OPERATION } }, async (request) => ({
+    id: request.profile?.id ?? null,
+    refreshable: !!request.cookies[COOKIE_REFRESH],
+  }));
 
   app.post('/:city/api/refresh-token', { config: { openapi: REFRESH_OPERATION } }, async (request, reply) => {
     const presented = stringField(request.body, 'refresh_token') || request.cookies[COOKIE_REFRESH];

@@ -85,7 +85,9 @@ describe('GET /default/api/users/account and whoami', () => {
     const byBearer = await t.app.inject({ url: '/default/api/users/account', headers: bearer(s) });
     expect(byBearer.json()).toEqual(s.body.user);
     const who = await t.app.inject({ url: '/default/api/users/whoami', cookies: { 'Admin-Token': s.token } });
-    expect(who.json()).toEqual({ id: (s.body.user as { id: number }).id });
+    expect(who.json()).toEqual({ id: (s.body.user as { id: number }).id, refreshable: false });
+    const withRefresh = await t.app.inject({ url: '/default/api/users/whoami', cookies: { 'Admin-Token': s.token, 'Admin-Refresh-Token': s.refreshToken } });
+    expect(withRefresh.json()).toEqual({ id: (s.body.user as { id: number }).id, refreshable: true });
   });
 
   it('treats a captain department member as is_captain_department', async () => {
@@ -99,7 +101,12 @@ describe('GET /default/api/users/account and whoami', () => {
       expect(r.statusCode).toBe(401);
       expect(r.json()).toEqual({ code: 'unauthorized', detail: expect.any(String) });
     }
-    expect((await t.app.inject({ url: '/default/api/users/whoami' })).statusCode).toBe(401);
+    // whoami never answers 401: nobody's session is null (the login page asks it without a console error).
+    const nobody = await t.app.inject({ url: '/default/api/users/whoami' });
+    expect(nobody.statusCode).toBe(200);
+    expect(nobody.json()).toEqual({ id: null, refreshable: false });
+    const expired = await t.app.inject({ url: '/default/api/users/whoami', cookies: { 'Admin-Token': 'not-a-jwt', 'Admin-Refresh-Token': 'x' } });
+    expect(expired.json()).toEqual({ id: null, refreshable: true });
   });
 });
 
