@@ -100,6 +100,10 @@ describe('console serving', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     expect(br.headers['cache-control']).toContain('immutable');
+    // Never revalidated, so sent without validators; index.html (no-cache) keeps its ETag.
+    expect(br.headers.etag).toBeUndefined();
+    expect(br.headers['last-modified']).toBeUndefined();
+    expect((await t.app.inject({ url: '/kobe/news', headers: { accept: 'text/html' } })).headers.etag).toBeDefined();
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
     const gz = await t.app.inject({ url: '/assets/big-def456.js', headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
