@@ -3,9 +3,9 @@
  * 001 8): the shared CASL ability of (profile, city), enforced on the server.
  */
 import type { FastifyRequest } from 'fastify';
-import { defineAbilityFor } from '../../shared/ability';
+import { defineAbilityFor, type AbilityProfile, type AppAbility } from '../../shared/ability';
 import { DEFAULT_CITY } from '../../shared/constants';
-import { registry, type Action } from '../../shared/registry';
+import { registry, type Action, type ResourceDef } from '../../shared/registry';
 import type { City, Profile } from '../../shared/roles';
 import { HttpError } from '../http-error';
 import { findCity } from '../repositories/city-repository';
@@ -21,6 +21,50 @@ export interface AuthorizeOptions {
    * city (reference data such as `/japan/prefectures`). Default: `:city`, else `default`.
    */
   city?: string | null;
+}
+
+/**
+ * The profile fields `defineAbilityFor` reads (`AbilityProfile`; a field added there and missing here
+ * fails to compile): the key of a cached ability is made of their values.
+ */
+const ABILITY_FIELD_SET: Record<keyof AbilityProfile, true> = {
+  permission: true,
+  is_captain_department: true,
+  assign_city: true,
+  id: true,
+  username: true,
+  school: true,
+  group: true,
+  classes: true,
+  advertisements: true,
+};
+const ABILITY_FIELDS = Object.keys(ABILITY_FIELD_SET) as Array<keyof AbilityProfile>;
+
+/** Abilities kept per resources map: at most this many (profile content, city) keys, then all are dropped. */
+export const ABILITY_CACHE_MAX = 1000;
+
+const abilities = new WeakMap<ReadonlyMap<string, ResourceDef>, Map<string, AppAbility>>();
+
+/**
+ * The ability of a profile in a city over `resources` (`defineAbilityFor` with its default pages),
+ * built once and shared by every call with the same key: the resources map (by identity) and the
+ * content of the profile's ability fields (role, captain flag, assigned cities, id, username, school,
+ * group, classes, shops) and the city. Keyed by content, not by the profile object, which is read
+ * again from the database about once a second (plugins/auth.ts): a change of any of those fields
+ * makes a new key, so a stale ability is never reused. At most ABILITY_CACHE_MAX keys per resources
+ * map (the whole map is dropped when full). Callers must not change the answer (`update`).
+ */
+export function abilityFor(profile: AbilityProfile, city: string, resources: ReadonlyMap<string, ResourceDef> = registry): AppAbility {
+  let cache = abilities.get(resources);
+  if (!cache) abilities.set(resources, (cache = new Map()));
+  const key = JSON.stringify([city, ...ABILITY_FIELDS.map((f) => profile[f] ?? null)]);
+  let ability = cache.get(key);
+  if (!ability) {
+    if (cache.size >= ABILITY_CACHE_MAX) cache.clear();
+    ability = defineAbilityFor(profile, city, resources);
+    cache.set(key, ability);
+  }
+  return ability;
 }
 
 /**
@@ -64,7 +108,7 @@ export async function authorize(
     city = found;
     abilityCity = named;
   }
-  const ability = defineAbilityFor(profile, abilityCity, resources);
+  const ability = abilityFor(profile, abilityCity, resources);
   const actions = typeof action === 'string' ? [action] : action;
   const subjects = typeof subject === 'string' ? [subject] : subject;
   if (!actions.some((a) => subjects.some((s) => ability.can(a, s)))) throw new HttpError('forbidden');

@@ -44,6 +44,23 @@ export function textExpr(def: ResourceDef, field: string): string {
   return `(data->>'${checkIdent('field name', field)}')`;
 }
 
+/**
+ * The SQL expressions a list's `search` matches with ILIKE, one per declared search field, in order:
+ * `(data->>'f')` for a text field (the very expressions of the trigram index, so the planner can use
+ * it), else the field's `fieldExpr` cast to text (not indexed). Throws for a field name that is not a
+ * plain identifier.
+ */
+export function searchExprs(def: ResourceDef): string[] {
+  return def.list.search.map((f) => {
+    const expr = fieldExpr(def, f);
+    return isTextExpr(expr) ? expr : `(${expr})::text`;
+  });
+}
+
+function isTextExpr(expr: string): boolean {
+  return expr.startsWith("(data->>'");
+}
+
 /** The fields of the fixed `where` values of a resource's list calls (they get an index each). */
 function whereFields(def: ResourceDef): string[] {
   const calls = [def.api.list, ...def.actions.filter((a) => a.kind === 'count' || a.kind === 'sum' || a.kind === 'export')];
@@ -52,8 +69,9 @@ function whereFields(def: ResourceDef): string[] {
 
 /**
  * The statements that create a resource's table and indexes; each is idempotent. With
- * `trigramSchema` (the schema holding pg_trgm), the declared search fields also get one GIN trigram
- * index, so `search` (ILIKE '%term%') is an index scan instead of a scan of the city's rows.
+ * `trigramSchema` (the schema holding pg_trgm), the text search fields (`searchExprs`) also get one
+ * GIN trigram index, so `search` (ILIKE '%term%' on each) is a bitmap index scan instead of a scan of
+ * the city's rows, for a term with at least one trigram (3 characters; see `listWhere`).
  */
 export function resourceTableSql(def: ResourceDef, trigramSchema: string | null = null): string[] {
   const t = tableName(def);
@@ -88,7 +106,7 @@ export function resourceTableSql(def: ResourceDef, trigramSchema: string | null 
   for (const field of whereFields(def)) {
     out.push(`CREATE INDEX IF NOT EXISTS ${t}_w_${field} ON ${t} (city, ${textExpr(def, field)}, created_at DESC, id DESC)`);
   }
-  const searched = def.list.search.map((f) => fieldExpr(def, f)).filter((e) => e.startsWith('(data->>'));
+  const searched = searchExprs(def).filter(isTextExpr);
   if (trigramSchema && searched.length > 0) {
     const ops = `${checkIdent('schema', trigramSchema)}.gin_trgm_ops`;
     out.push(`CREATE INDEX IF NOT EXISTS ${t}_search ON ${t} USING gin (${searched.map((e) => `${e} ${ops}`).join(', ')}) WITH (fastupdate = off)`);

@@ -9,7 +9,7 @@ import { MAX_LIMIT } from '../../shared/constants';
 import type { ListFilter, ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
 import { registry } from '../../shared/registry';
-import { fieldExpr, tableName, textExpr } from '../db/resource-tables';
+import { fieldExpr, searchExprs, tableName, textExpr } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 
 /** Fixed conditions on rows beyond the city: a call's `where`/`exclude`, a parent's id. */
@@ -106,9 +106,20 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
 }
 
 /**
- * The WHERE clause of a list query of `city` (`$1`): search over the declared search fields, the
- * declared filters, and `match`. `filtered` says whether anything narrows the city's rows (then the
- * total is counted instead of read from `resource_counts`).
+ * The WHERE clause of a list query of `city` (`$1`; 001 7 Conventions, 001 9 Paging): search over
+ * the declared search fields, the declared filters, and `match`; `params` receives the values.
+ * `filtered` says whether anything narrows the city's rows (then the total is counted instead of
+ * read from `resource_counts`).
+ *
+ * Search: `search` (trimmed, at most 200 characters) is a case-insensitive substring of at least one
+ * search field: `(<expr> ILIKE $n OR …)` over `searchExprs`, the very expressions of the GIN trigram
+ * index (db/resource-tables.ts), so PostgreSQL and PGlite answer it with a bitmap scan of that index.
+ * A term of fewer than 3 characters (more exactly, one whose words give pg_trgm no trigram: `ab`,
+ * `神戸`, `%`) cannot be narrowed by the index. It is matched all the same, by reading the city's
+ * rows until LIST_COUNT_CAP + 1 match (`listRecords`): the rarer the term, the more rows are read, up
+ * to every row of the city for a term matching at most LIST_COUNT_CAP (about 0.2 s per 100,000 rows
+ * on PGlite). Short terms are not refused: two-character words are common Japanese searches.
+ *
  * Errors: 400 `validation` for a period value that is not declared or a number filter that is not a number.
  */
 export function listWhere(def: ResourceDef, query: Record<string, unknown>, match: Match, params: unknown[]): { sql: string; filtered: boolean } {
@@ -117,7 +128,7 @@ export function listWhere(def: ResourceDef, query: Record<string, unknown>, matc
   if (search && def.list.search.length > 0) {
     params.push(`%${escapeLike(search)}%`);
     const p = `$${params.length}`;
-    parts.push(`(${def.list.search.map((f) => `${fieldExpr(def, f)} ILIKE ${p}`).join(' OR ')})`);
+    parts.push(`(${searchExprs(def).map((e) => `${e} ILIKE ${p}`).join(' OR ')})`);
   }
   for (const filter of def.list.filters) {
     if (RESERVED.has(filter.param)) continue;

@@ -54,14 +54,38 @@ export interface WriteOptions {
 const COLUMNS = 'id, data, version, created_at';
 
 /**
+ * A narrowed list counts its rows exactly up to this many (001 9 Paging: `total_length`); above it,
+ * `total_length` is an estimate (see `listRecords`). Nobody pages through more than a thousand rows,
+ * and counting a large set exactly would read every matching row on every page.
+ */
+export const LIST_COUNT_CAP = 1000;
+
+/**
  * One page of a city's records (001 7 Conventions; 001 9 Paging).
  * Query: `limit` (default the resource's pageSize, at most MAX_LIMIT), `offset` (default 0),
- * `search` (case-insensitive substring over the declared search fields), `order_by` (`field` or
- * `-field` among the declared sort fields; otherwise the default sort), and the declared filters
- * (`equals`; `period` with not_yet, showing, ended against now). `match` narrows further (a call's
- * `where` and `exclude`, a parent). `total_length` of an unfiltered list comes from
- * `resource_counts` (no count(*) over a large table).
- * Errors: 400 `validation` for a period filter value that is not declared.
+ * `search` (case-insensitive substring over the declared search fields, see `listWhere`), `order_by`
+ * (`field` or `-field` among the declared sort fields; otherwise the default sort), and the declared
+ * filters (`equals`; `period` with not_yet, showing, ended against now). `match` narrows further (a
+ * call's `where` and `exclude`, a parent, the caller's own rows).
+ *
+ * `total_length` (rows; `page_length` = ceil(total_length / limit)):
+ * - nothing narrows the city's rows: the exact number, read from `resource_counts`;
+ * - at most LIST_COUNT_CAP (1,000) rows match: the exact number;
+ * - more than 1,000 match: on a page that ends the set (neither full nor empty) `offset + count`,
+ *   exact; otherwise PostgreSQL's planner estimate of the matches, rounded up to two significant
+ *   digits and at least 1,100, raised to `offset + count + 1` on a full page (the pager always
+ *   offers the page after a full one) and lowered to `offset` on an empty page past the end. It is
+ *   not exact: pages the estimate promises may come back short or empty, and it may change from one
+ *   page to the next.
+ *
+ * A narrowed list is read in one statement that collects at most LIST_COUNT_CAP + 1 matching rows
+ * (in no order: the planner takes the trigram index, another index or a scan that stops early),
+ * counts them and sorts the page out of them; only when more match is the page read again in the
+ * list's order (and, for an empty page past the end, the matches counted up to the cap). So a set of
+ * up to 1,000 rows is never found by walking the whole list in its order (slow when the matches are
+ * old rows and the list is newest first).
+ *
+ * Errors: 400 `validation` for a period filter value that is not declared (see `listWhere`).
  */
 export async function listRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>, match: Match = {}): Promise<ListPage> {
   const { limit, offset } = pageOf(def, query);
@@ -73,12 +97,21 @@ export async function listRecords(db: Database, def: ResourceDef, city: string, 
   let rows: Array<DbRow & { total?: number }>;
   let total: number;
   if (where.filtered) {
-    const [listed, counted] = await Promise.all([
-      db.query<DbRow>(`SELECT ${COLUMNS} FROM ${t} WHERE ${where.sql} ORDER BY ${order} ${page}`, [...params, limit, offset]),
-      db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t} WHERE ${where.sql}`, params),
-    ]);
-    rows = listed;
-    total = Number(counted[0]?.n ?? 0);
+    const from = `FROM ${t} WHERE ${where.sql}`;
+    const cap = LIST_COUNT_CAP;
+    // The page sorted out of at most cap + 1 matches, each row carrying how many there are.
+    const head = await db.query<DbRow & { total: number }>(
+      `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM (SELECT ${COLUMNS} ${from} LIMIT ${cap + 1}) AS m ORDER BY ${order} ${page}`,
+      [...params, limit, offset],
+    );
+    const matched = head.length > 0 ? Number(head[0].total) : offset === 0 ? 0 : await cappedCount(db, from, params);
+    if (matched <= cap) {
+      rows = head;
+      total = matched;
+    } else {
+      rows = await db.query<DbRow>(`SELECT ${COLUMNS} ${from} ORDER BY ${order} ${page}`, [...params, limit, offset]);
+      total = await estimatedTotal(db, `SELECT 1 ${from}`, params, limit, offset, rows.length);
+    }
   } else {
     // One round trip: the count rides along as an uncorrelated subquery (evaluated once).
     const countSql = `SELECT n FROM resource_counts WHERE resource = $${params.length + 3} AND city = $1`;
@@ -97,6 +130,37 @@ export async function listRecords(db: Database, def: ResourceDef, city: string, 
     offset,
     page_length: Math.ceil(total / limit),
   };
+}
+
+/** How many rows `from` (`FROM … WHERE …`) selects, counted up to LIST_COUNT_CAP + 1. */
+async function cappedCount(db: Database, from: string, params: unknown[]): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${LIST_COUNT_CAP + 1}) AS m`, params);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * `total_length` of a list of which more than LIST_COUNT_CAP rows match `select` (`SELECT 1 FROM …
+ * WHERE …`), whose page at `offset` (of `limit`) has `count` rows: see `listRecords`.
+ */
+async function estimatedTotal(db: Database, select: string, params: unknown[], limit: number, offset: number, count: number): Promise<number> {
+  if (count > 0 && count < limit) return offset + count;
+  const [plan] = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${select}`, params);
+  const estimate = roundUp2(Math.max(plannedRows(plan?.['QUERY PLAN']), LIST_COUNT_CAP + 1));
+  if (count === 0) return Math.max(LIST_COUNT_CAP + 1, Math.min(estimate, offset));
+  return Math.max(estimate, offset + count + 1);
+}
+
+/** The top node's `Plan Rows` of an `EXPLAIN (FORMAT JSON)` answer (parsed or text), 0 when missing. */
+function plannedRows(plan: unknown): number {
+  const doc = typeof plan === 'string' ? (JSON.parse(plan) as unknown) : plan;
+  const rows = Array.isArray(doc) ? (doc[0] as { Plan?: { 'Plan Rows'?: unknown } } | undefined)?.Plan?.['Plan Rows'] : undefined;
+  return typeof rows === 'number' && Number.isFinite(rows) ? rows : 0;
+}
+
+/** `n` (> 0) rounded up to two significant digits: 1,001 → 1,100; 52,347 → 53,000. */
+function roundUp2(n: number): number {
+  const step = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
+  return Math.ceil(n / step) * step;
 }
 
 /**
