@@ -7,8 +7,8 @@
  * the notification carousel on the dashboard, the back-to-top button after 400 px of scroll, the
  * maintenance page once the API answers 503, the help-centre notice and the command palette (Ctrl+K).
  */
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Navigate, useLocation, type Location } from 'react-router';
+import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Navigate, useLocation, type Location, type Path } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FloatButton, Layout, Typography } from 'antd';
 import type { MenuEntry } from '@/shared/manifest';
@@ -24,7 +24,7 @@ import { PageTabsBar, useTabTitle } from './page-tabs-bar';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 import { setUiPreferences, useUiPreferences } from './ui-preferences';
-import { usePageTabs } from './use-page-tabs';
+import { usePageTabs, type PageTab, type PageTabs } from './use-page-tabs';
 
 // The carousel shows on the dashboard only: other pages do not load it (nor antd's Carousel).
 const NoticeCarousel = lazy(() => import('./notice-carousel').then((m) => ({ default: m.NoticeCarousel })));
@@ -39,6 +39,28 @@ export interface ConsoleLayoutProps {
   /** The city's pages at a location (a tab's). */
   renderPage: (location: Location) => ReactNode;
 }
+
+interface TabPageProps {
+  tab: PageTab;
+  active: boolean;
+  stay: PageTabs['stay'];
+  renderPage: ConsoleLayoutProps['renderPage'];
+}
+
+/**
+ * One open tab's page. Rendered again only when its own tab, its being active or the page set
+ * changes: a navigation elsewhere re-renders the layout but none of the kept pages (with ten open
+ * lists, every click re-rendered ten lists).
+ */
+const TabPage = memo(function TabPage({ tab, active, stay, renderPage }: TabPageProps) {
+  const onNavigate = useCallback((path: Path, state: unknown) => stay(tab.key, path, state), [stay, tab.key]);
+  const page = useMemo(() => renderPage(tab.location), [renderPage, tab.location]);
+  return (
+    <KeptPage tabKey={tab.key} active={active} onNavigate={onNavigate}>
+      {page}
+    </KeptPage>
+  );
+});
 
 export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayoutProps) {
   const { t } = useTranslation();
@@ -107,14 +129,7 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
             </Suspense>
           )}
           {tabs.tabs.map((tab) => (
-            <KeptPage
-              key={`${tab.key}#${tab.version}`}
-              tabKey={tab.key}
-              active={tab.key === tabs.activeKey}
-              onNavigate={(path, state) => tabs.stay(tab.key, path, state)}
-            >
-              {renderPage(tab.location)}
-            </KeptPage>
+            <TabPage key={`${tab.key}#${tab.version}`} tab={tab} active={tab.key === tabs.activeKey} stay={tabs.stay} renderPage={renderPage} />
           ))}
           </div>
         </Layout.Content>

@@ -40,6 +40,20 @@ function CityName({ city, name }: { city: string; name: string }) {
   );
 }
 
+/** The key of the entry whose path is the longest prefix of `pathname` ('' when none). */
+function selectedEntry(city: string, entries: readonly MenuEntry[], pathname: string): string {
+  let best = { key: '', len: 0 };
+  const walk = (list: readonly MenuEntry[]) => {
+    for (const e of list) {
+      const path = entryPath(city, e);
+      if ((pathname === path || pathname.startsWith(`${path}/`)) && path.length > best.len) best = { key: e.key, len: path.length };
+      if (e.children) walk(e.children);
+    }
+  };
+  walk(entries);
+  return best.key;
+}
+
 export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[] }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -50,11 +64,10 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
 
   const confirmLoss = useUnsavedConfirm();
   const navigate = useNavigate();
-  const { items, selected } = useMemo(() => {
-    let best: { key: string; len: number } = { key: '', len: 0 };
+  // The items depend on the menu, not on the path: a navigation only moves the selection.
+  const items = useMemo(() => {
     const toItem = (e: MenuEntry): Item => {
       const path = entryPath(city, e);
-      if ((pathname === path || pathname.startsWith(`${path}/`)) && path.length > best.len) best = { key: e.key, len: path.length };
       if (e.children?.length) {
         return { key: e.key, icon: <MenuIconOf name={e.icon} />, label: t(e.title), children: e.children.map(toItem) };
       }
@@ -91,9 +104,9 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
       title: cityName,
       style: twoLines ? { height: 'auto', lineHeight: 1.3, paddingBlock: 6 } : undefined,
     };
-    const list = [cityItem, { type: 'divider' } as Item, ...entries.map(toItem)];
-    return { items: list, selected: best.key };
-  }, [city, entries, pathname, t, cityName, severalCities, chatBadge, confirmLoss, navigate]);
+    return [cityItem, { type: 'divider' } as Item, ...entries.map(toItem)];
+  }, [city, entries, t, cityName, severalCities, chatBadge, confirmLoss, navigate]);
+  const selected = useMemo(() => selectedEntry(city, entries, pathname), [city, entries, pathname]);
 
   return <Menu mode="inline" theme="dark" items={items} selectedKeys={selected ? [selected] : []} data-testid="side-menu" />;
 }

@@ -7,6 +7,11 @@ import type { DataProvider } from '@refinedev/core';
 let loaded: Promise<DataProvider> | null = null;
 const real = (): Promise<DataProvider> => (loaded ??= import('./data-provider').then((m) => m.dataProvider));
 
+/** Starts loading the real provider ahead of its first call (the city area does, on entering). */
+export function preloadDataProvider(): void {
+  void real();
+}
+
 export const dataProvider: DataProvider = {
   getApiUrl: () => '',
   getList: async (params) => (await real()).getList(params),
