@@ -28,9 +28,11 @@ import { Loading } from './pages/loading';
 
 const CityPage = lazy(() => import('./pages/city-page').then((m) => ({ default: m.CityPage })));
 // The console inside a city also needs its catalogue's console namespaces (i18n.ts): loaded with it.
-const CityEntry = lazy(() =>
-  Promise.all([import('./layout/city-entry'), loadConsoleCatalogues()]).then(([m]) => ({ default: m.CityEntry })),
-);
+const loadCityEntry = () => Promise.all([import('./layout/city-entry'), loadConsoleCatalogues()]);
+const CityEntry = lazy(() => loadCityEntry().then(([m]) => ({ default: m.CityEntry })));
+// Opened on a city's page, the console starts loading that code now, beside the session check,
+// instead of one chunk after the other (a round trip each on a slow network).
+if (typeof location !== 'undefined' && /^\/(?!city(?:\/|$))[^/]+\/./.test(location.pathname)) void loadCityEntry();
 
 /**
  * React Query defaults: an answer with an HTTP error is final (the catalogue's message shows at once,

@@ -25,7 +25,9 @@ import { ConsoleLayout } from './console-layout';
 import { RequireAbility } from './require-ability';
 import { RouteFallback } from './route-fallback';
 
-const ResourceList = lazy(() => import('../generated/resource-list').then((m) => ({ default: m.ResourceList })));
+// Most of a city's pages are lists: their code loads with the city area, not after the first click.
+const resourceList = import('../generated/resource-list');
+const ResourceList = lazy(() => resourceList.then((m) => ({ default: m.ResourceList })));
 const ResourceForm = lazy(() => import('../generated/resource-form').then((m) => ({ default: m.ResourceForm })));
 const ResourceShow = lazy(() => import('../generated/resource-show').then((m) => ({ default: m.ResourceShow })));
 const SingletonPage = lazy(() => import('../generated/singleton-page').then((m) => ({ default: m.SingletonPage })));

@@ -15,7 +15,9 @@ import { useSession } from '../hooks/use-session';
 import { Loading } from '../pages/loading';
 import { AREA_REASON } from '../pages/no-permission-reason';
 
-const CityArea = lazy(() => import('./city-area').then((m) => ({ default: m.CityArea })));
+// Loaded with this gate: every path it lets through shows the city area.
+const cityArea = import('./city-area');
+const CityArea = lazy(() => cityArea.then((m) => ({ default: m.CityArea })));
 
 export function CityEntry() {
   const { city = '' } = useParams();
