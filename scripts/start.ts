@@ -8,39 +8,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { main } from '../src/server/main';
+import { staleBuildReason } from './lib/console-build';
 
 const root = resolve(import.meta.dirname, '..');
-const SOURCES = ['src/console', 'src/shared', 'locales', 'schemas', 'menus', 'vite.config.ts', 'index.html'];
-
-/** Newest modification time (ms) of a file or of any file under a folder; 0 when missing. */
-async function newest(path: string): Promise<number> {
-  let info;
-  try {
-    info = await stat(path);
-  } catch {
-    return 0;
-  }
-  if (!info.isDirectory()) return info.mtimeMs;
-  let max = 0;
-  for (const entry of await readdir(path, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    max = Math.max(max, await newest(join(path, entry.name)));
-  }
-  return max;
-}
 
 /** Why the console needs a build, or null when the build is current or cannot be made yet. */
 async function buildReason(consoleDir: string): Promise<string | null> {
   if (!existsSync(join(root, 'vite.config.ts'))) return null;
-  const built = await newest(join(consoleDir, 'index.html'));
-  if (built === 0) return 'no build yet';
-  for (const source of SOURCES) {
-    if ((await newest(join(root, source))) > built) return `${source} changed`;
-  }
-  return null;
+  return staleBuildReason(root, consoleDir);
 }
 
 function runBuild(reason: string): ChildProcess {

@@ -7,31 +7,12 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-
-/** What the console build depends on (the list `npm start` checks, scripts/start.ts). */
-const BUILD_SOURCES = ['src/console', 'src/shared', 'locales', 'schemas', 'menus', 'vite.config.ts', 'index.html'];
-
-/** Newest modification time (ms) of a file or of any file under a folder; 0 when missing. */
-async function newest(path: string): Promise<number> {
-  let info;
-  try {
-    info = await stat(path);
-  } catch {
-    return 0;
-  }
-  if (!info.isDirectory()) return info.mtimeMs;
-  let max = 0;
-  for (const entry of await readdir(path, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    max = Math.max(max, await newest(join(path, entry.name)));
-  }
-  return max;
-}
+import { staleBuildReason } from './console-build';
 
 /**
  * Builds the console into `<root>/dist/console` with `vite build` when its index.html is missing or
@@ -39,12 +20,7 @@ async function newest(path: string): Promise<number> {
  * build was current. Rejects with vite's output when the build fails.
  */
 export async function ensureConsoleBuild(root: string): Promise<string | null> {
-  const built = await newest(join(root, 'dist/console/index.html'));
-  let reason: string | null = built === 0 ? 'no build yet' : null;
-  for (const source of BUILD_SOURCES) {
-    if (reason) break;
-    if ((await newest(join(root, source))) > built) reason = `${source} changed`;
-  }
+  const reason = await staleBuildReason(root, join(root, 'dist/console'));
   if (!reason) return null;
   const viteBin = join(root, 'node_modules/vite/bin/vite.js');
   const [cmd, args] = existsSync(viteBin) ? [process.execPath, [viteBin, 'build', '--logLevel', 'warn']] : ['npx', ['vite', 'build', '--logLevel', 'warn']];

@@ -3,6 +3,7 @@ import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import './base.css';
 import './focus-visible.css';
 
 const root = document.getElementById('root');

@@ -3,7 +3,7 @@
  * 'このユーザ名が存在していません。' for 5 s; other failures show the server's message. On success the
  * auth provider says where to go (/{city}/dashboard or /city). An open page: no Refine (app.tsx).
  */
-import { useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type CSSProperties, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button, Input, theme } from 'antd';
@@ -98,14 +98,28 @@ export function LoginPage() {
     }
   };
 
-  const help = (field: keyof Credentials) =>
-    errors[field] ? (
-      <div id={`login-${field}-help`} role="alert" style={{ ...styles.help, color: token.colorError }}>
-        {errors[field]}
+  // The props that tie a field to its value, its error and the error's text (as antd's Form.Item).
+  const fieldProps = (field: keyof Credentials) => ({
+    id: `login-${field}`,
+    name: field,
+    size: 'large' as const,
+    value: values[field],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => change(field, e.target.value),
+    status: errors[field] ? ('error' as const) : undefined,
+    'aria-invalid': !!errors[field],
+    'aria-describedby': errors[field] ? `login-${field}-help` : undefined,
+  });
+  const field = (name: keyof Credentials, input: ReactNode) => (
+    <div style={styles.field}>
+      <label htmlFor={`login-${name}`} style={styles.label}>
+        {t(`login.${name}`)}
+      </label>
+      {input}
+      <div id={`login-${name}-help`} role={errors[name] ? 'alert' : undefined} style={{ ...styles.help, color: token.colorError }}>
+        {errors[name]}
       </div>
-    ) : (
-      <div style={styles.help} />
-    );
+    </div>
+  );
 
   return (
     <main style={styles.page}>
@@ -120,41 +134,8 @@ export function LoginPage() {
           </div>
         )}
         <form onSubmit={(e) => void submit(e)} autoComplete="on" noValidate>
-          <div style={styles.field}>
-            <label htmlFor="login-username" style={styles.label}>
-              {t('login.username')}
-            </label>
-            <Input
-              id="login-username"
-              name="username"
-              autoComplete="username"
-              autoFocus
-              size="large"
-              value={values.username}
-              onChange={(e) => change('username', e.target.value)}
-              status={errors.username ? 'error' : undefined}
-              aria-invalid={!!errors.username}
-              aria-describedby={errors.username ? 'login-username-help' : undefined}
-            />
-            {help('username')}
-          </div>
-          <div style={styles.field}>
-            <label htmlFor="login-password" style={styles.label}>
-              {t('login.password')}
-            </label>
-            <Input.Password
-              id="login-password"
-              name="password"
-              autoComplete="current-password"
-              size="large"
-              value={values.password}
-              onChange={(e) => change('password', e.target.value)}
-              status={errors.password ? 'error' : undefined}
-              aria-invalid={!!errors.password}
-              aria-describedby={errors.password ? 'login-password-help' : undefined}
-            />
-            {help('password')}
-          </div>
+          {field('username', <Input {...fieldProps('username')} autoComplete="username" autoFocus />)}
+          {field('password', <Input.Password {...fieldProps('password')} autoComplete="current-password" />)}
           <Button type="primary" htmlType="submit" block size="large" loading={isPending}>
             {t('login.submit')}
           </Button>
