@@ -7,9 +7,10 @@
  * instance: with the 111 resources of an Operator's city, a list page matched the same path about
  * 330 times while it rendered, about 1 ms each (docs/performance.md). Here the match is computed once
  * and shared through a cache keyed by the resources array (Refine's ResourceContext value, which
- * changes only when the resources do) and the pathname. Everything else is the library's code.
+ * changes only when the resources do) and the pathname. The splat param of the city route is left
+ * out of the params (see `useParse`). Everything else is the library's code.
  */
-import { useCallback, useContext } from 'react';
+import { useCallback, useContext, useMemo } from 'react';
 import { matchPath, useLocation, useParams } from 'react-router';
 import { matchResourceFromRoute, QS_PARSE_DEPTH, ResourceContext, type ParseResponse, type RouterProvider } from '@refinedev/core';
 import baseRouterProvider from '@refinedev/react-router';
@@ -49,7 +50,13 @@ const numberOrText = (value: unknown): number | string | undefined => {
 
 /** `parse` of `@refinedev/react-router` (the same answer), with the shared route match. */
 function useParse(): () => ParseResponse {
-  let params: Record<string, string | undefined> = useParams();
+  // Not the splat (`*`) of the enclosing `/:city/*` route: it follows the window's path, also in a
+  // kept tab showing another page (kept-page.tsx). Refine puts the params into every query's key,
+  // so with it each navigation refetched the list of every open tab.
+  const { '*': _splat, ...routeParams } = useParams();
+  const key = JSON.stringify(routeParams);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  let params: Record<string, string | undefined> = useMemo(() => routeParams, [key]);
   const { pathname, search } = useLocation();
   const { resources } = useContext(ResourceContext);
   const { resource, action, matchedRoute } = matchRoute(pathname, resources);
