@@ -178,3 +178,23 @@ test('a tab keeps its scroll position', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'ニュース' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(scrolled);
 });
+
+test('a list kept in its tab is not fetched again while other pages are opened', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  await menuLink(page, 'ニュース').click();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  const newsCalls: string[] = [];
+  page.on('request', (r) => {
+    if (/\/kobe\/api\/city\/admin-news\/\?/.test(r.url())) newsCalls.push(r.url());
+  });
+  await menuLink(page, 'イベント').click();
+  await expect(page.getByRole('heading', { name: 'イベント' })).toBeVisible();
+  await menuLink(page, 'ダッシュボード').click();
+  await expect(page).toHaveURL(/\/kobe\/dashboard$/);
+  await menuLink(page, 'シーン').click();
+  await expect(page.getByRole('heading', { name: 'シーン' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // The news tab is still open, its rows kept; its query did not change, so nothing asked for it.
+  await expect(tabs(page).filter({ hasText: 'ニュース' })).toHaveCount(1);
+  expect(newsCalls).toEqual([]);
+});
