@@ -61,7 +61,7 @@ for (const { manifest, set, entry } of allEntries(manifests)) {
   if (entry.resource && !resources.has(entry.resource)) problems.push(`${where} names unknown resource '${entry.resource}'`);
   if (entry.page && !(entry.page in PAGES)) problems.push(`${where} names unknown page '${entry.page}'`);
   if (!(MENU_ICONS as readonly string[]).includes(entry.icon)) problems.push(`${where} names unknown icon '${entry.icon}'`);
-  // A resource's edit and show routes add `:id` after its route (src/console/generated/resource-routes.ts).
+  // A resource's edit and show routes add `:id` after its route (src/console/resources/resource-routes.ts).
   if (entry.resource && /:id(\/|$)/.test(entry.route ?? '')) problems.push(`${where}: route '${entry.route}' of a resource may not use the parameter :id`);
   for (const role of entry.roles ?? []) if (!(ROLES as readonly string[]).includes(role)) problems.push(`${where} names unknown role '${role}'`);
 }

@@ -1,7 +1,7 @@
 /**
  * The CSV export of any list (issue 5 'CSV export'; ours): which lists it serves, its path and its
  * encodings. The server's route is src/server/routes/list-export.ts; the console's button
- * src/console/generated/export-button.tsx.
+ * src/console/resources/export-button.tsx.
  */
 import type { ResourceDef } from './registry';
 

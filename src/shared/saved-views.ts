@@ -1,6 +1,6 @@
 /**
  * The shapes of a saved list view (issue 5 'Saved views'), shared by the server's routes
- * (src/server/routes/saved-views.ts) and the console's client (src/console/generated/saved-views-api.ts).
+ * (src/server/routes/saved-views.ts) and the console's client (src/console/resources/saved-views-api.ts).
  */
 
 /** Filter and sorter shapes as the server stores them (the console narrows them to Refine's types). */

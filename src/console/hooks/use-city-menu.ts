@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { menuFor, routeEntriesFor, type MenuEntry } from '@/shared/manifest';
 import { effectiveRole } from '@/shared/roles';
-import { resourceRoutes, type ResourceRoute } from '../generated/resource-routes';
+import { resourceRoutes, type ResourceRoute } from '../resources/resource-routes';
 import { useSession } from './use-session';
 
 export function useCityMenu(city: string | null | undefined): { entries: MenuEntry[]; routes: ResourceRoute[] } {

@@ -18,7 +18,7 @@ import { citiesOf, cityAllowed, fetchAccount } from '../providers/account';
 import { setCity } from '../providers/session';
 import { useCityMenu } from '../hooks/use-city-menu';
 import { useSession } from '../hooks/use-session';
-import type { ResourceRoute } from '../generated/resource-routes';
+import type { ResourceRoute } from '../resources/resource-routes';
 import { Loading } from '../pages/loading';
 import { PAGE_COMPONENTS } from '../pages/page-components';
 import { ConsoleLayout } from './console-layout';
@@ -26,11 +26,11 @@ import { RequireAbility } from './require-ability';
 import { RouteFallback } from './route-fallback';
 
 // Most of a city's pages are lists: their code loads with the city area, not after the first click.
-const resourceList = import('../generated/resource-list');
+const resourceList = import('../resources/resource-list');
 const ResourceList = lazy(() => resourceList.then((m) => ({ default: m.ResourceList })));
-const ResourceForm = lazy(() => import('../generated/resource-form').then((m) => ({ default: m.ResourceForm })));
-const ResourceShow = lazy(() => import('../generated/resource-show').then((m) => ({ default: m.ResourceShow })));
-const SingletonPage = lazy(() => import('../generated/singleton-page').then((m) => ({ default: m.SingletonPage })));
+const ResourceForm = lazy(() => import('../resources/resource-form').then((m) => ({ default: m.ResourceForm })));
+const ResourceShow = lazy(() => import('../resources/resource-show').then((m) => ({ default: m.ResourceShow })));
+const SingletonPage = lazy(() => import('../resources/singleton-page').then((m) => ({ default: m.SingletonPage })));
 const ProfilePage = lazy(() => import('./profile-page').then((m) => ({ default: m.ProfilePage })));
 
 function singleton(r: { resource: string }): boolean {

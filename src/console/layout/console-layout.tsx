@@ -12,7 +12,7 @@ import { Navigate, useLocation, type Location, type Path } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FloatButton, Layout, Typography } from 'antd';
 import type { MenuEntry } from '@/shared/manifest';
-import type { ResourceRoute } from '../generated/resource-routes';
+import type { ResourceRoute } from '../resources/resource-routes';
 import { useIsMobile } from '../hooks/use-is-mobile';
 import { useMaintenance } from '../providers/maintenance';
 import { CommandPalette } from './command-palette';

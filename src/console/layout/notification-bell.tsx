@@ -9,7 +9,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { App as AntdApp, Badge, Button, Dropdown, Space, type MenuProps } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
-import type { ResourceRoute } from '../generated/resource-routes';
+import type { ResourceRoute } from '../resources/resource-routes';
 import { useBellCounts, type BellKind, type LiveNotice } from './use-bell-counts';
 
 const RESOURCE_OF: Record<BellKind, string> = { notice: 'notify_operator', dish: 'dish_report', review: 'dish_report', matching: 'matching_report' };

@@ -5,7 +5,7 @@
  */
 import { matchPath } from 'react-router';
 import { manifests, resolveManifest, type Manifest, type MenuEntry } from '@/shared/manifest';
-import { routePaths } from '../generated/resource-routes';
+import { routePaths } from '../resources/resource-routes';
 
 /** The route patterns (relative to /:city) of one manifest entry: a page's route, or a resource's list/create/edit/show. */
 function entryPatterns(e: MenuEntry): string[] {

@@ -12,7 +12,7 @@ import { CustomerServiceOutlined, HomeOutlined, LogoutOutlined, MenuFoldOutlined
 import { MEMBER_CITY } from '@/shared/constants';
 import { useAbility } from '@casl/react';
 import type { AppAbility } from '@/shared/ability';
-import type { ResourceRoute } from '../generated/resource-routes';
+import type { ResourceRoute } from '../resources/resource-routes';
 import { useSession } from '../hooks/use-session';
 import { useIsMobile } from '../hooks/use-is-mobile';
 import { BreadcrumbTrail } from './breadcrumb-trail';

@@ -15,7 +15,7 @@
 import type { BaseKey, BaseRecord, CrudFilter, CrudSort, DataProvider, MetaQuery, Pagination } from '@refinedev/core';
 import { MAX_LIMIT } from '@/shared/constants';
 import { fillPath, getResource, type ApiOperation, type ResourceDef } from '@/shared/registry';
-import { coerceOut } from '../generated/coerce';
+import { coerceOut } from '../resources/coerce';
 import { request, requestWithStatus, type RequestOptions } from './http';
 import { getCity } from './session';
 

@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { getDefaultRegistry } from '@rjsf/core';
 import type { UiSchema } from '@rjsf/utils';
-import { buildFormSchema, fixedFields, formDataOf, formFields } from '@/console/generated/form-schema';
-import { baseType, fieldKind, fieldUiSchema, KIND_UI, nullable, type FieldKind } from '@/console/generated/field-kinds';
-import { labelField, refOptions } from '@/console/generated/ref-options';
-import { validator } from '@/console/generated/rjsf-validator';
+import { buildFormSchema, fixedFields, formDataOf, formFields } from '@/console/resources/form-schema';
+import { baseType, fieldKind, fieldUiSchema, KIND_UI, nullable, type FieldKind } from '@/console/resources/field-kinds';
+import { labelField, refOptions } from '@/console/resources/ref-options';
+import { validator } from '@/console/resources/rjsf-validator';
 import { createI18n } from '@/shared/i18n';
 import { LANGUAGES } from '@/shared/constants';
 import { buildRegistry, getResource, registry, type ResourceSchema } from '@/shared/registry';

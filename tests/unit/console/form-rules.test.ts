@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { retrieveSchema } from '@rjsf/utils';
-import { buildFormSchema, formDataOf, type FormMode } from '@/console/generated/form-schema';
-import { localizeErrors } from '@/console/generated/localize-errors';
-import { validator } from '@/console/generated/rjsf-validator';
+import { buildFormSchema, formDataOf, type FormMode } from '@/console/resources/form-schema';
+import { localizeErrors } from '@/console/resources/localize-errors';
+import { validator } from '@/console/resources/rjsf-validator';
 import { createI18n } from '@/shared/i18n';
 import { getResource } from '@/shared/registry';
 import { sampleRecord } from '../../../scripts/lib/sample-record';

@@ -4,8 +4,8 @@
  * which values are shown as image thumbnails or PDF links. Also the coercions of x-coerce/x-drop-null.
  */
 import { describe, expect, it } from 'vitest';
-import { displayKind, formatNumber, formatValue, isRelativeField } from '@/console/generated/format-value';
-import { coerceIn, coerceOut } from '@/console/generated/coerce';
+import { displayKind, formatNumber, formatValue, isRelativeField } from '@/console/resources/format-value';
+import { coerceIn, coerceOut } from '@/console/resources/coerce';
 import { createI18n } from '@/shared/i18n';
 import type { FieldSchema } from '@/shared/registry';
 

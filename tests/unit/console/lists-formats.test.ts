@@ -5,8 +5,8 @@
  */
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, FORMATS, formatCompactNumber, formatRelative } from '@/console/generated/format-value';
-import { presetRange, rangeValues } from '@/console/generated/date-presets';
+import { DAY_MS, FORMATS, formatCompactNumber, formatRelative } from '@/console/resources/format-value';
+import { presetRange, rangeValues } from '@/console/resources/date-presets';
 import { createI18n } from '@/shared/i18n';
 
 const ja = createI18n('ja');

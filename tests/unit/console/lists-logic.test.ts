@@ -4,10 +4,10 @@
  * with; the columns a saved view may put back.
  */
 import { describe, expect, it } from 'vitest';
-import { deleteAll } from '@/console/generated/bulk-delete';
-import { defaultColumns, validColumns } from '@/console/generated/column-chooser';
-import { dateColumns } from '@/console/generated/date-range-filter';
-import { initialView, type SavedView } from '@/console/generated/saved-views-api';
+import { deleteAll } from '@/console/resources/bulk-delete';
+import { defaultColumns, validColumns } from '@/console/resources/column-chooser';
+import { dateColumns } from '@/console/resources/date-range-filter';
+import { initialView, type SavedView } from '@/console/resources/saved-views-api';
 import { isDateRangeParam, toFilterQuery } from '@/console/providers/data-provider';
 import { exportable } from '@/shared/list-export';
 import { getResource, registry } from '@/shared/registry';

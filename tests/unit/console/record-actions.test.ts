@@ -3,7 +3,7 @@
  * count never; each only when the ability allows its permission; labels translated or readable.
  */
 import { describe, expect, it } from 'vitest';
-import { actionLabel, exportFileName, listActions, readableName, rowActions } from '@/console/generated/record-action-defs';
+import { actionLabel, exportFileName, listActions, readableName, rowActions } from '@/console/resources/record-action-defs';
 import { createI18n } from '@/shared/i18n';
 import { LANGUAGES } from '@/shared/constants';
 import { registry, type ActionDef, type ResourceDef } from '@/shared/registry';

@@ -4,10 +4,10 @@
  * spec's exact texts through the shared mapping and the project's ajv keywords.
  */
 import { describe, expect, it } from 'vitest';
-import { buildFormSchema, formDataOf } from '@/console/generated/form-schema';
-import { localizeErrors, serverErrorSchema } from '@/console/generated/localize-errors';
-import { validator } from '@/console/generated/rjsf-validator';
-import { formatValue } from '@/console/generated/format-value';
+import { buildFormSchema, formDataOf } from '@/console/resources/form-schema';
+import { localizeErrors, serverErrorSchema } from '@/console/resources/localize-errors';
+import { validator } from '@/console/resources/rjsf-validator';
+import { formatValue } from '@/console/resources/format-value';
 import { createI18n } from '@/shared/i18n';
 import { getResource } from '@/shared/registry';
 

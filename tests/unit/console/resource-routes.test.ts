@@ -3,7 +3,7 @@
  * /:city, and every menu entry of every manifest that names a resource resolves to them.
  */
 import { describe, expect, it } from 'vitest';
-import { refineResources, resourceRoutes, routePaths } from '@/console/generated/resource-routes';
+import { refineResources, resourceRoutes, routePaths } from '@/console/resources/resource-routes';
 import { allEntries, routeEntriesFor } from '@/shared/manifest';
 import { registry } from '@/shared/registry';
 

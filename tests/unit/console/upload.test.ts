@@ -14,7 +14,7 @@ import {
   PDF_MAX_BYTES,
   uploadFile,
   uploadPath,
-} from '@/console/generated/upload';
+} from '@/console/resources/upload';
 import { i18n } from '@/console/i18n';
 
 beforeEach(async () => {

@@ -11,7 +11,7 @@ import { useAbility } from '@casl/react';
 import { Button, Flex, Input, Select, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
-import { PageCard } from '../../generated/page-card';
+import { PageCard } from '../../resources/page-card';
 import { useSession } from '../../hooks/use-session';
 import { USER_FILTERS, USERS_PAGE_SIZE, type UserFilter, type UserRow } from './user-api';
 import { userColumns } from './user-columns';
