@@ -1,7 +1,7 @@
 /**
  * The date-range presets of every date filter of the generated lists (001 9: today, last week, last
- * month, last 3 months) and the query of a chosen range (the server's `<field>__from`/`<field>__to`,
- * src/server/repositories/record-query.ts). Ranges are whole local days, both ends inclusive.
+ * month, last 3 months) and the values of a chosen range (the filters of src/shared/list-query.ts
+ * `rangeFilters`). Ranges are whole local days, both ends inclusive.
  */
 import dayjs, { type Dayjs } from 'dayjs';
 
@@ -23,10 +23,6 @@ export function presetRange(preset: DatePreset, now: Dayjs = dayjs()): [Dayjs, D
   const start = { today: now, lastWeek: now.subtract(7, 'day'), lastMonth: now.subtract(1, 'month'), last3Months: now.subtract(3, 'month') }[preset];
   return [start.startOf('day'), end];
 }
-
-/** Suffixes of the date-range query parameters (as the server reads them). */
-export const RANGE_FROM = '__from';
-export const RANGE_TO = '__to';
 
 /**
  * The filter values of a range on `field`: `format: 'date'` fields take `YYYY-MM-DD`, others ISO

@@ -1,7 +1,8 @@
 /**
  * The date filter of a generated list (issue 5; 001 9 date-range presets): a range picker on one of
  * the list's date columns (a choice when it has several) with the presets today, last week, last
- * month and last 3 months. The range becomes the filters `<field>__from` and `<field>__to`.
+ * month and last 3 months. The range becomes the two filters of `rangeFilters` (src/shared/list-query.ts),
+ * which the data provider sends as the contract's date-range parameters.
  *
  * antd's picker loads on first use (./date-range-picker): until then a read-only stand-in of the
  * same size and label shows. The pointer coming over it or the focus reaching it starts the
@@ -15,21 +16,14 @@ import type { CrudFilter } from '@refinedev/core';
 import { Flex, Input, Select } from 'antd';
 import { CalendarOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
+import { isDateField, rangeFilters, rangeOf } from '@/shared/list-query';
 import type { ResourceDef } from '@/shared/registry';
-import { DATE_PRESETS, RANGE_FROM, RANGE_TO, presetRange, rangeValues } from './date-presets';
+import { DATE_PRESETS, presetRange, rangeValues } from './date-presets';
 import { DATE_FORMAT } from './format-value';
 
 /** The list columns a date range can narrow (date, date-time or the created time), in column order. */
 export function dateColumns(def: ResourceDef): string[] {
-  return def.list.columns.filter((f) => {
-    const format = def.schema.properties[f]?.format;
-    return f === def.createdField || format === 'date' || format === 'date-time';
-  });
-}
-
-/** Whether a filter is a date-range one. */
-export function isRangeFilter(f: CrudFilter): boolean {
-  return 'field' in f && (f.field.endsWith(RANGE_FROM) || f.field.endsWith(RANGE_TO));
+  return def.list.columns.filter((f) => isDateField(def, f));
 }
 
 const loadPicker = () => import('./date-range-picker');
@@ -50,23 +44,17 @@ export function DateRangeFilter({ def, filters, onChange }: DateRangeFilterProps
   const columns = useMemo(() => dateColumns(def), [def]);
   // 'idle': the stand-in; 'shown': the real picker; 'opened': the real picker, focused and open.
   const [picker, setPicker] = useState<'idle' | 'shown' | 'opened'>('idle');
-  const current = filters.filter(isRangeFilter);
-  const from = current.find((f) => 'field' in f && f.field.endsWith(RANGE_FROM));
-  const to = current.find((f) => 'field' in f && f.field.endsWith(RANGE_TO));
-  const active = from && 'field' in from ? from.field.slice(0, -RANGE_FROM.length) : to && 'field' in to ? to.field.slice(0, -RANGE_TO.length) : undefined;
-  const field = active && columns.includes(active) ? active : columns[0];
+  const current = rangeOf(def, filters);
+  const field = current && columns.includes(current.field) ? current.field : columns[0];
   if (!field) return null;
   const format = def.schema.properties[field]?.format;
-  const value: [Dayjs, Dayjs] | null = from && to ? [dayjs(String(from.value)), dayjs(String(to.value))] : null;
+  const value: [Dayjs, Dayjs] | null = current?.from && current.to ? [dayjs(current.from), dayjs(current.to)] : null;
   if (value && picker === 'idle') setPicker('shown');
 
   const set = (target: string, range: [Dayjs, Dayjs] | null) => {
     if (!range) return onChange([]);
     const [a, b] = rangeValues(range, def.schema.properties[target]?.format);
-    onChange([
-      { field: `${target}${RANGE_FROM}`, operator: 'gte', value: a },
-      { field: `${target}${RANGE_TO}`, operator: 'lte', value: b },
-    ]);
+    onChange(rangeFilters(target, a, b) as CrudFilter[]);
   };
 
   const standIn = (

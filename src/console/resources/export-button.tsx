@@ -11,8 +11,8 @@ import { App as AntdApp, Button, Dropdown } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ERROR_TOAST_MS } from '@/shared/constants';
 import { CSV_ENCODINGS, type CsvEncoding } from '@/shared/list-export';
+import { encodeListQuery } from '@/shared/list-query';
 import type { ResourceDef } from '@/shared/registry';
-import { listQuery } from '../providers/data-provider';
 import { requestResponse } from '../providers/http';
 import { exportFileName } from './record-action-defs';
 
@@ -41,7 +41,7 @@ export function ExportButton({ def, path, method = 'GET', name, title, filters, 
   const download = async (encoding: CsvEncoding) => {
     setBusy(true);
     try {
-      const { limit: _limit, offset: _offset, ...query } = listQuery(def, { filters, sorters, pagination: { mode: 'off' } });
+      const { limit: _limit, offset: _offset, ...query } = encodeListQuery(def, { filters, sorters, pagination: { mode: 'off' } });
       const res = await requestResponse(path, { method, query: { ...query, encoding, columns: columns?.join(',') }, accept: 'text/csv' });
       const blob = await res.blob();
       const href = URL.createObjectURL(blob);

@@ -13,19 +13,16 @@ import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useTable, type BaseKey, type BaseRecord, type CrudFilter, type CrudSort } from '@refinedev/core';
 import type { TablePaginationConfig, TableProps } from 'antd';
+import { isRangeFilter, isSearchFilter, searchFilter } from '@/shared/list-query';
 import { getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
-import { SEARCH_FIELDS } from '../providers/data-provider';
 import { defaultColumns, validColumns } from './column-chooser';
-import { isRangeFilter } from './date-range-filter';
 import type { ResourceRoute } from './resource-routes';
 import type { ListViewState } from './saved-views-api';
 
-const isSearch = (f: CrudFilter) => 'field' in f && SEARCH_FIELDS.includes(f.field);
-
 /** The search text among the filters ('' when none). */
 export function searchValue(filters: readonly CrudFilter[]): string {
-  const f = filters.find(isSearch);
+  const f = filters.find(isSearchFilter);
   return f ? String(f.value ?? '') : '';
 }
 
@@ -69,12 +66,12 @@ export function useResourceList(route: ResourceRoute, city: string) {
   });
 
   const onSearch = (value: string) => {
-    const rest = filters.filter((f) => !isSearch(f));
-    setFilters(value.trim() ? [...rest, { field: 'search', operator: 'contains', value: value.trim() }] : rest, 'replace');
+    const rest = filters.filter((f) => !isSearchFilter(f));
+    setFilters(value.trim() ? [...rest, searchFilter(value.trim()) as CrudFilter] : rest, 'replace');
     setCurrentPage(1);
   };
   const onRange = (range: CrudFilter[]) => {
-    setFilters([...filters.filter((f) => !isRangeFilter(f)), ...range], 'replace');
+    setFilters([...filters.filter((f) => !isRangeFilter(def, f)), ...range], 'replace');
     setCurrentPage(1);
   };
   const applyView = (state: ListViewState) => {

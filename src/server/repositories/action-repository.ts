@@ -8,7 +8,7 @@ import type { FieldErrors } from '../../shared/validation';
 import type { Database } from '../db/database';
 import { tableName, textExpr } from '../db/resource-tables';
 import { HttpError } from '../http-error';
-import { listWhere, type Match } from './record-query';
+import { listWhere, readListQuery, type Match } from './record-query';
 import type { ResourceRow } from './record-shape';
 import { audit, composeRecord, findRow, parseId, replaceData, type Actor } from './resource-repository';
 import { validateFields } from './partial-validation';
@@ -49,7 +49,7 @@ export async function setAll(db: Database, def: ResourceDef, city: string, set: 
   if (errors) throw new HttpError('validation', { fieldErrors: errors });
   return db.transaction(async (tx) => {
     const params: unknown[] = [city, JSON.stringify(set)];
-    const where = listWhere(def, {}, match, params);
+    const where = listWhere(def, readListQuery(def, {}), match, params);
     const rows = await tx.query<{ n: number }>(
       `WITH changed AS (UPDATE ${tableName(def)} SET data = data || $2::jsonb, version = version + 1, updated_at = now() WHERE ${where.sql} RETURNING 1)
        SELECT count(*)::int AS n FROM changed`,
@@ -64,7 +64,7 @@ export async function setAll(db: Database, def: ResourceDef, city: string, set: 
 /** The number of rows of a list query (search, declared filters) that also match `match` (kind `count`). */
 export async function countRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>, match: Match): Promise<number> {
   const params: unknown[] = [city];
-  const where = listWhere(def, query, match, params);
+  const where = listWhere(def, readListQuery(def, query), match, params);
   const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${tableName(def)} WHERE ${where.sql}`, params);
   return Number(rows[0]?.n ?? 0);
 }
@@ -90,7 +90,7 @@ export async function sumRecords(
   groupBy?: string,
 ): Promise<Totals | { content: Array<Totals & { group: unknown }> }> {
   const params: unknown[] = [city];
-  const where = listWhere(def, query, match, params);
+  const where = listWhere(def, readListQuery(def, query), match, params);
   const sums = fields.map((f, i) => {
     textExpr(def, f); // checks the name
     return `sum(CASE WHEN jsonb_typeof(data->'${f}') = 'number' THEN (data->>'${f}')::numeric END) AS s${i}`;

@@ -5,13 +5,14 @@
  * `audit_log` row. Field extensions: see record-shape.ts (x-coerce, x-drop-null, server fields) and
  * write-checks.ts (x-ref, x-upload).
  */
+import { listAnswer, type ListAnswer } from '../../shared/list-query';
 import { registry, type ResourceDef } from '../../shared/registry';
 import { checkStoredComparisons, validateRecord } from '../../shared/validation';
 import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { cappedCount, estimatedTotal, LIST_COUNT_CAP } from './list-count';
-import { first, listWhere, matchSql, orderOf, pageOf, type Match } from './record-query';
+import { listWhere, matchSql, orderSql, readListQuery, type Match } from './record-query';
 import { prepareInput, shapeOf, toRow, type DbRow, type ResourceRow } from './record-shape';
 import { announceCreated } from '../events/record-events';
 import { checkWrite } from './write-checks';
@@ -21,15 +22,8 @@ export type { Match } from './record-query';
 export { escapeLike } from './record-query';
 export { LIST_COUNT_CAP } from './list-count';
 
-/** A list answer (001 7 Conventions, 000 3 Lists). `page_length` is the number of pages. */
-export interface ListPage {
-  content: ResourceRow[];
-  total_length: number;
-  count: number;
-  limit: number;
-  offset: number;
-  page_length: number;
-}
+/** A list answer of records (001 7 Conventions, 000 3 Lists; the envelope of src/shared/list-query.ts). */
+export type ListPage = ListAnswer<ResourceRow>;
 
 /** Who writes, for the audit log. */
 export interface Actor {
@@ -80,14 +74,16 @@ const COLUMNS = 'id, data, version, created_at';
  * up to 1,000 rows is never found by walking the whole list in its order (slow when the matches are
  * old rows and the list is newest first).
  *
- * Errors: 400 `validation` for a period filter value that is not declared (see `listWhere`).
+ * Errors: 400 `validation` for a period filter value that is not declared, a range end that is not
+ * a date (`readListQuery`) or a number filter that is not a number (`listWhere`).
  */
 export async function listRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>, match: Match = {}): Promise<ListPage> {
-  const { limit, offset } = pageOf(def, query);
+  const decoded = readListQuery(def, query);
+  const { limit, offset } = decoded.page;
   const params: unknown[] = [city];
-  const where = listWhere(def, query, match, params);
+  const where = listWhere(def, decoded, match, params);
   const t = tableName(def);
-  const order = orderOf(def, first(query.order_by));
+  const order = orderSql(def, decoded.order);
   const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
   let rows: Array<DbRow & { total?: number }>;
   let total: number;
@@ -117,14 +113,7 @@ export async function listRecords(db: Database, def: ResourceDef, city: string, 
     if (rows.length > 0) total = Number(rows[0].total ?? 0);
     else total = Number((await db.query<{ n: number }>('SELECT n FROM resource_counts WHERE resource = $1 AND city = $2', [def.name, city]))[0]?.n ?? 0);
   }
-  return {
-    content: rows.map((r) => toRow(def, r)),
-    total_length: total,
-    count: rows.length,
-    limit,
-    offset,
-    page_length: Math.ceil(total / limit),
-  };
+  return listAnswer(rows.map((r) => toRow(def, r)), total, decoded.page);
 }
 
 /**
@@ -133,8 +122,9 @@ export async function listRecords(db: Database, def: ResourceDef, city: string, 
  */
 export async function allRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>, match: Match, max: number): Promise<ResourceRow[]> {
   const params: unknown[] = [city];
-  const where = listWhere(def, query, match, params);
-  const order = orderOf(def, first(query.order_by));
+  const decoded = readListQuery(def, query);
+  const where = listWhere(def, decoded, match, params);
+  const order = orderSql(def, decoded.order);
   const out: ResourceRow[] = [];
   for (let offset = 0; offset < max; offset += 1000) {
     const limit = Math.min(1000, max - offset);

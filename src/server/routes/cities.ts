@@ -5,22 +5,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { MAX_LIMIT } from '../../shared/constants';
+import { clampPage, listAnswer } from '../../shared/list-query';
 import { requireProfile } from '../auth/authorize';
 import { listCities } from '../repositories/city-repository';
-
-function intParam(value: unknown, fallback: number): number {
-  return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : fallback;
-}
 
 /** Registers the city routes. */
 export function registerCityRoutes(app: FastifyInstance): void {
   app.get('/default/api/city/info/', async (request) => {
     requireProfile(request);
     const query = request.query as Record<string, unknown>;
-    const limit = Math.min(Math.max(intParam(query.limit, MAX_LIMIT), 1), MAX_LIMIT);
-    const offset = intParam(query.offset, 0);
+    const page = clampPage(query.limit, query.offset, MAX_LIMIT);
     const all = await listCities(app.db);
-    const content = all.slice(offset, offset + limit);
-    return { content, total_length: all.length, count: content.length, limit, offset, page_length: Math.ceil(all.length / limit) };
+    return listAnswer(all.slice(page.offset, page.offset + page.limit), all.length, page);
   });
 }

@@ -18,7 +18,7 @@ import { CSV_ENCODINGS, encodeCsv, toCsv, type CsvEncoding } from '../csv';
 import { storageCity } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { allRecords } from '../repositories/resource-repository';
-import { first } from '../repositories/record-query';
+import { firstValue as first } from '../../shared/list-query';
 import { translatorFor, type Translate } from '../translator';
 import { MAX_EXPORT_ROWS } from './actions';
 

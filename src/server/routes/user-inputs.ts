@@ -4,7 +4,8 @@
  * profile fields of a create or update, uniqueness, paging, the manager check and YouTube ids.
  */
 import type { FastifyRequest } from 'fastify';
-import { DESCRIPTION_MAX, MAX_LIMIT, PAGE_SIZE, PASSWORD_MIN } from '../../shared/constants';
+import { DESCRIPTION_MAX, PASSWORD_MIN } from '../../shared/constants';
+import { clampPage, firstValue, listAnswer as envelope, SEARCH_PARAM } from '../../shared/list-query';
 import { ACCEPTED_PERMISSIONS, effectiveRole, type City, type Profile } from '../../shared/roles';
 import type { FieldErrors } from '../../shared/validation';
 import { authorize } from '../auth/authorize';
@@ -125,17 +126,16 @@ export async function uniqueWrite<T>(request: FastifyRequest, f: ProfileFields, 
   }
 }
 
-/** `limit` (default 20, at most MAX_LIMIT) and `offset` of a list query. */
-export function pageOf(q: Record<string, unknown>): { limit: number; offset: number } {
-  return { limit: Math.min(Math.max(intOf(q.limit) ?? PAGE_SIZE, 1), MAX_LIMIT), offset: intOf(q.offset) ?? 0 };
-}
-
-export async function listAnswer(request: FastifyRequest, cityIds: number[] | null, filter: users.UserFilter) {
+/**
+ * One page of the users of `cityIds` (null: every city) that `filter` selects (001 7.1 user lists):
+ * `limit`/`offset`/`search` of the query read as every list reads them (src/shared/list-query.ts).
+ */
+export async function listUsersAnswer(request: FastifyRequest, cityIds: number[] | null, filter: users.UserFilter) {
   const q = request.query as Record<string, unknown>;
-  const { limit, offset } = pageOf(q);
-  const search = typeof q.search === 'string' ? q.search : undefined;
-  const { content, total } = await users.listUsers(request.server.db, { cityIds, search, filter, limit, offset });
-  return { content, total_length: total, count: content.length, limit, offset, page_length: Math.ceil(total / limit) };
+  const page = clampPage(q.limit, q.offset);
+  const search = firstValue(q[SEARCH_PARAM]);
+  const { content, total } = await users.listUsers(request.server.db, { cityIds, search, filter, ...page });
+  return envelope(content, total, page);
 }
 
 /** The caller's management rights in the path city: the cities it manages (null = all). */

@@ -47,7 +47,7 @@ import { HttpError } from '../http-error';
 import { findCity, listCities } from '../repositories/city-repository';
 import * as users from '../repositories/user-repository';
 import { translatorFor } from '../translator';
-import { type Body, RESET_TTL_S, VERIFY_TTL_S, MYNUMBER_TTL_S, EMAIL, bodyOf, text, isAdmin, intOf, add, check, checkPassword, checkRegisterPassword, checkConfirm, profileFields, checkUnique, uniqueWrite, listAnswer, manager, targetOf, managementFields, profileAnswer, youtubeId, createCityUser } from './user-inputs';
+import { type Body, RESET_TTL_S, VERIFY_TTL_S, MYNUMBER_TTL_S, EMAIL, bodyOf, text, isAdmin, intOf, add, check, checkPassword, checkRegisterPassword, checkConfirm, profileFields, checkUnique, uniqueWrite, listUsersAnswer, manager, targetOf, managementFields, profileAnswer, youtubeId, createCityUser } from './user-inputs';
 import { registerUserCityRoutes } from './user-city-routes';
 
 /** Registers the users and account calls, and the city calls of 001 7.3 that routes/cities.ts does not serve (`registerUserCityRoutes`). */
@@ -61,12 +61,12 @@ export function registerUserRoutes(app: FastifyInstance): void {
     const raw = (request.query as Record<string, unknown>).filter_by;
     const filter = raw === undefined || raw === '' ? 'all' : raw;
     if (!(users.USER_FILTERS as readonly unknown[]).includes(filter)) check({ filter_by: [{ key: 'validation.generic.enum', params: { field: 'filter_by' } }] });
-    return listAnswer(request, [city.id], filter as users.UserFilter);
+    return listUsersAnswer(request, [city.id], filter as users.UserFilter);
   });
 
-  app.get('/:city/api/users/get_ads_user_info_by_city', async (request) => listAnswer(request, [(await manager(request, 'read')).city.id], 'ad_user'));
-  app.get('/:city/api/users/get_ads_user_info', async (request) => listAnswer(request, (await manager(request, 'read')).managed, 'ad_user'));
-  app.get('/:city/api/special-voucher/get_member_user/', async (request) => listAnswer(request, [(await manager(request, 'read')).city.id], 'member'));
+  app.get('/:city/api/users/get_ads_user_info_by_city', async (request) => listUsersAnswer(request, [(await manager(request, 'read')).city.id], 'ad_user'));
+  app.get('/:city/api/users/get_ads_user_info', async (request) => listUsersAnswer(request, (await manager(request, 'read')).managed, 'ad_user'));
+  app.get('/:city/api/special-voucher/get_member_user/', async (request) => listUsersAnswer(request, [(await manager(request, 'read')).city.id], 'member'));
 
   app.get('/:city/api/users/get_admin_info', async (request) => {
     const { city } = await manager(request, 'read');

@@ -4,7 +4,8 @@
  * call's fixed `where` values and the schema's coercions, and exports' file names.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dataProvider, toBody, totalOf, type DeleteAnswer } from '@/console/providers/data-provider';
+import { dataProvider, toBody, type DeleteAnswer } from '@/console/providers/data-provider';
+import { totalOf } from '@/shared/list-query';
 import { setCity } from '@/console/providers/session';
 import { i18n } from '@/console/i18n';
 import { buildRegistry, getResource, type ResourceDef, type ResourceSchema } from '@/shared/registry';

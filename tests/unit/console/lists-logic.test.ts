@@ -8,7 +8,7 @@ import { deleteAll } from '@/console/resources/bulk-delete';
 import { defaultColumns, validColumns } from '@/console/resources/column-chooser';
 import { dateColumns } from '@/console/resources/date-range-filter';
 import { initialView, type SavedView } from '@/console/resources/saved-views-api';
-import { isDateRangeParam, toFilterQuery } from '@/console/providers/data-provider';
+import { encodeListQuery, rangeParamOf } from '@/shared/list-query';
 import { exportable } from '@/shared/list-export';
 import { getResource, registry } from '@/shared/registry';
 
@@ -41,17 +41,19 @@ describe('deleteAll', () => {
 
 describe('date ranges', () => {
   it('pass only on date fields and the created time', () => {
-    expect(isDateRangeParam(news, 'create_at__from')).toBe(true);
-    expect(isDateRangeParam(news, 'create_at__to')).toBe(true);
-    expect(isDateRangeParam(news, 'title__from')).toBe(false);
-    expect(isDateRangeParam(news, 'nope__from')).toBe(false);
-    expect(
-      toFilterQuery(news, [
+    expect(rangeParamOf(news, 'create_at__from')).toEqual({ field: 'create_at', end: 'from' });
+    expect(rangeParamOf(news, 'create_at__to')).toEqual({ field: 'create_at', end: 'to' });
+    expect(rangeParamOf(news, 'title__from')).toBeNull();
+    expect(rangeParamOf(news, 'nope__from')).toBeNull();
+    const { limit: _l, offset: _o, ...query } = encodeListQuery(news, {
+      filters: [
         { field: 'create_at__from', operator: 'gte', value: '2026-01-01T00:00:00.000Z' },
         { field: 'title__to', operator: 'lte', value: 'x' },
+        { field: 'title', operator: 'lte', value: 'x' },
         { field: 'search', operator: 'contains', value: 'abc' },
-      ]),
-    ).toEqual({ create_at__from: '2026-01-01T00:00:00.000Z', search: 'abc' });
+      ],
+    });
+    expect(query).toEqual({ create_at__from: '2026-01-01T00:00:00.000Z', search: 'abc' });
   });
   it('are offered on the date columns of a list', () => {
     expect(dateColumns(news)).toEqual(['create_at']);

@@ -4,7 +4,7 @@
  * (001 8). Answers the rows, the total and a `refetch`.
  */
 import { useCustom } from '@refinedev/core';
-import type { ListAnswer } from '../../providers/data-provider';
+import type { ListAnswer } from '@/shared/list-query';
 import { errorNotification } from '../../providers/error-notification';
 import { USERS_PAGE_SIZE, usersPath, type UserFilter, type UserRow } from './user-api';
 
