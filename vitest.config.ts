@@ -11,5 +11,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: false,
+    // The menu manifests as the server reads them (src/shared/manifest.ts works on what it is given).
+    setupFiles: ['tests/use-manifests.ts'],
   },
 });

@@ -1,7 +1,7 @@
 /**
- * Generates what the declarative inputs imply, so no code is written per entity or city:
+ * Generates what the declarative inputs imply, so no code is written per entity (the city menu
+ * manifests are not compiled: the server reads menus/ at start, src/server/manifests.ts):
  * - src/shared/generated/schemas.ts   imports every schemas/*.schema.json (the registry's input);
- * - src/shared/generated/manifests.ts imports every menus/*.json;
  * - src/shared/generated/locales.ts   imports every locales/<language>/<namespace>.json;
  * - src/shared/generated/types.ts     TypeScript types of every resource (json-schema-to-typescript).
  * Usage: `npm run generate` writes them; `--check` (run by `npm run check`) exits 1 when they drift.
@@ -23,13 +23,11 @@ async function jsonFiles(dir: string, suffix: string): Promise<string[]> {
   return (await readdir(join(root, dir))).filter((f) => f.endsWith(suffix)).sort();
 }
 
-async function importsFile(dir: string, files: string[], suffix: string, exportName: string, asRecord: boolean): Promise<string> {
+async function importsFile(dir: string, files: string[], suffix: string, exportName: string): Promise<string> {
   const prefix = `${dir.replace(/s$/, '')}_`;
   const names = files.map((f) => f.slice(0, -suffix.length));
   const lines = files.map((f, i) => `import ${prefix}${ident(names[i])} from '../../../${dir}/${f}' with { type: 'json' };`);
-  const body = asRecord
-    ? `export const ${exportName} = {\n${names.map((n) => `  ${JSON.stringify(n)}: ${prefix}${ident(n)},`).join('\n')}\n};\n`
-    : `export const ${exportName} = [${names.map((n) => prefix + ident(n)).join(', ')}];\n`;
+  const body = `export const ${exportName} = [${names.map((n) => prefix + ident(n)).join(', ')}];\n`;
   return `${header}${lines.join('\n')}\n\n${body}`;
 }
 
@@ -67,10 +65,8 @@ async function typesFile(files: string[]): Promise<string> {
 
 async function main() {
   const schemaFiles = await jsonFiles('schemas', '.schema.json');
-  const menuFiles = await jsonFiles('menus', '.json');
   const outputs: Record<string, string> = {
-    'schemas.ts': await importsFile('schemas', schemaFiles, '.schema.json', 'schemas', false),
-    'manifests.ts': await importsFile('menus', menuFiles, '.json', 'manifests', true),
+    'schemas.ts': await importsFile('schemas', schemaFiles, '.schema.json', 'schemas'),
     'locales.ts': await localesFile(),
     'types.ts': await typesFile(schemaFiles),
   };

@@ -1,15 +1,14 @@
 /**
- * `npm run new-city -- <code> --name-ja <名前>`: scaffolds a city (000 6; DESIGN.md 'One manifest per
- * city'). Writes `menus/<code>.json` with the Japanese name, extending the default manifest (so the
- * city starts with the default sets), then runs `npm run generate`. The city's row is made at the
- * next server start (src/server/seed.ts ensureManifestCities); change its menu by editing the file
- * (README 'Adding a city').
+ * `npm run new-city -- <code> --name-ja <名前>`: scaffolds a city (000 6; docs/architecture.md 'Adding
+ * a city'). Writes `menus/<code>.json` with the Japanese name, extending the default manifest (so the
+ * city starts with the default sets). Nothing is built: at the next start the server reads the file
+ * (src/server/manifests.ts), serves it to the console and makes the city's row
+ * (src/server/seed.ts ensureManifestCities); change its menu by editing the file and restarting.
  * Refuses, with a message and exit code 1: a missing or malformed code (lowercase letters, digits and
  * `_`, starting with a letter, at most 40 characters), a code that is a top-level route of the console
  * (`login`, `city`, …), an existing manifest, and a missing Japanese name.
- * `MENUS_DIR=dir` writes into another folder and skips the generator (tests).
+ * `MENUS_DIR=dir` writes into another folder (tests).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -50,7 +49,4 @@ if (existsSync(file)) fail(`the city '${code}' exists already (${file})`);
 const manifest = { $schema: '../schemas/meta/manifest.schema.json', name_ja: nameJa, extends: 'default' };
 await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
 console.log(`new-city: wrote ${file}`);
-if (!process.env.MENUS_DIR) {
-  execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/generate.ts')], { stdio: 'inherit', cwd: root });
-  console.log(`new-city: '${code}' (${nameJa}) gets its row at the next server start; edit ${file} to change its menu (README 'Adding a city').`);
-}
+console.log(`new-city: '${code}' (${nameJa}) is served and gets its row at the next server start; edit ${file} to change its menu (README 'Adding a city').`);

@@ -5,6 +5,7 @@
  * SIDEBAR_CLICKS times a click from one page to another.
  */
 import { routeEntriesFor } from '../../src/shared/manifest';
+import { loadManifests } from '../../src/server/manifests';
 import type { SignIn } from './lighthouse-audit';
 
 /** Who the signed-in scenarios are: a demo account (`npm start` seeds it) and the city chosen. */
@@ -15,7 +16,7 @@ export const TABLE_ROWS = '.ant-table-tbody tr.ant-table-row';
 
 /** The console route of a resource's list for the bench user, e.g. '/kobe/news'. */
 export function listPath(resource: string, user: SignIn = BENCH_USER): string {
-  const route = routeEntriesFor('Operator', user.city).find((e) => e.resource === resource)?.route ?? resource;
+  const route = routeEntriesFor('Operator', user.city, loadManifests()).find((e) => e.resource === resource)?.route ?? resource;
   return `/${user.city}/${route}`;
 }
 

@@ -10,6 +10,7 @@ import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useSessionCheck } from './hooks/use-session-check';
 import { logoutMismatchRaised, subscribeLogoutMismatch } from './providers/logout-mismatch';
+import { loadManifests } from './providers/manifests';
 import { MaintenanceGate } from './layout/maintenance-gate';
 import { Loading } from './pages/loading';
 import { STATIC_VIEWS, StaticViewPage, type StaticView } from './pages/static-view-page';
@@ -33,7 +34,8 @@ function LogoutMismatch() {
   ) : null;
 }
 
-const ConsoleApp = lazy(() => import('./console-app').then((m) => ({ default: m.ConsoleApp })));
+// The console comes with the city menu manifests, fetched while its code downloads (./providers/manifests).
+const ConsoleApp = lazy(() => Promise.all([import('./console-app'), loadManifests()]).then(([m]) => ({ default: m.ConsoleApp })));
 
 /** /login: the sign-in form, or on to `/` when a session is already there. */
 function LoginRoute() {

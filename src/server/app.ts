@@ -6,15 +6,18 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Manifest } from '../shared/manifest';
 import { registry, type ResourceDef } from '../shared/registry';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { HttpError } from './http-error';
+import { loadManifests } from './manifests';
 import { registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
 import { registerChatUnreadRoutes } from './routes/chat-unread';
 import { registerCityRoutes } from './routes/cities';
+import { registerConsoleManifestRoute } from './routes/console-manifests';
 import { registerFileRoutes } from './routes/files';
 import { registerNoticeStream } from './routes/notice-stream';
 import { registerListExportRoute } from './routes/list-export';
@@ -31,14 +34,16 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Resources to serve (default: the registry). */
   resources?: ReadonlyMap<string, ResourceDef>;
+  /** City menu manifests to serve (default: menus/*.json, read and checked once: ./manifests.ts). */
+  manifests?: Readonly<Record<string, Manifest>>;
 }
 
 /**
  * Builds the app on a prepared database (see `db/prepare.ts`). The instance is not listening and not
  * yet ready: tests call `inject`, `main` calls `listen`. Errors: database errors while loading the
- * token secret.
+ * token secret; a manifest of menus/ that does not pass its checks (./manifests.ts).
  */
-export async function buildApp({ db, config, logger = false, resources = registry }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, logger = false, resources = registry, manifests = loadManifests() }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     trustProxy: config.trustProxy,
@@ -75,6 +80,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerOpenApi(app, resources);
   registerSessionRoutes(app, { loginRateLimit: config.loginRateLimit });
   registerCityRoutes(app);
+  registerConsoleManifestRoute(app, manifests);
   registerUserRoutes(app);
   registerNoticeStream(app);
   registerChatUnreadRoutes(app);

@@ -15,6 +15,7 @@
  * - a singleton gets its first example only.
  * An example that still breaks a rule is skipped and reported (the start goes on).
  */
+import { fieldTypes } from '../shared/field-types';
 import type { ResourceDef } from '../shared/registry';
 import type { Database, Queryable } from './db/database';
 import { GLOBAL_CITY, tableName } from './db/resource-tables';
@@ -31,8 +32,7 @@ const LEAD_MS = 7 * DAY_MS;
 /** The first free-text string field of a resource, where a suffix can tell copies apart; null if none. */
 export function labelField(def: ResourceDef): string | null {
   for (const [field, p] of Object.entries(def.schema.properties)) {
-    const types = Array.isArray(p.type) ? p.type : [p.type];
-    if (!types.includes('string') || p.readOnly || p.enum || p.format || p['x-ref'] || p['x-upload']) continue;
+    if (!fieldTypes(p).includes('string') || p.readOnly || p.enum || p.format || p['x-ref'] || p['x-upload']) continue;
     if ((p as { pattern?: string }).pattern || (p['x-widget'] && p['x-widget'] !== 'textarea' && p['x-widget'] !== 'richtext')) continue;
     return field;
   }

@@ -13,6 +13,7 @@ import { createRecord } from './repositories/resource-repository';
 import { seedExamples } from './seed-examples';
 import { createUser, type NewUser } from './repositories/user-repository';
 import { manifestCities, type Manifest } from '../shared/manifest';
+import { loadManifests } from './manifests';
 
 /** The first cities' order (their ids); every other city of a manifest follows by name. */
 const SEED_ORDER = [
@@ -25,7 +26,7 @@ const SEED_ORDER = [
  * with `name_ja`; 000 6 lists the names, 000 3 City), in SEED_ORDER first.
  */
 export const SEED_CITIES: ReadonlyArray<readonly [string, string]> = (() => {
-  const cities = manifestCities();
+  const cities = manifestCities(loadManifests());
   const rank = (name: string) => (SEED_ORDER.includes(name) ? SEED_ORDER.indexOf(name) : SEED_ORDER.length);
   return [...cities].sort((a, b) => rank(a.name) - rank(b.name)).map((c) => [c.name, c.name_ja] as const);
 })();
@@ -149,12 +150,12 @@ export async function seed(db: Database, options: { demo: boolean; resources?: R
 }
 
 /**
- * Inserts every city that has a manifest (`name_ja`, not a `base`; default: menus/*.json of this
- * build) but no row yet, keeping existing rows (000 6: a configurer adds a city with one manifest,
+ * Inserts every city that has a manifest (`name_ja`, not a `base`; default: menus/*.json as read at
+ * start, src/server/manifests.ts) but no row yet, keeping existing rows (000 6: a configurer adds a city with one manifest,
  * `npm run new-city`). Safe from several processes at once (ON CONFLICT). Resolves to the names
  * inserted.
  */
-export async function ensureManifestCities(db: Database, all?: Record<string, Manifest>): Promise<string[]> {
+export async function ensureManifestCities(db: Database, all: Readonly<Record<string, Manifest>> = loadManifests()): Promise<string[]> {
   const added: string[] = [];
   const existing = new Set((await db.query<{ name: string }>('SELECT name FROM cities')).map((r) => r.name));
   // Only the missing ones are inserted: a conflicting INSERT would still use up a sequence number.

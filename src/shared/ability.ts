@@ -1,8 +1,11 @@
 /**
- * One rule set for both sides (DESIGN.md 'One set of permission rules'; 000 6). The console asks it
- * for routes, menus and buttons; the server asks it on every call before touching a row.
+ * One rule set for both sides (000 6 Roles; docs/architecture.md 'Roles'). The console asks it for
+ * routes, menus and buttons; the server asks it on every call before touching a row, and reads the
+ * caller's own-row limits out of its rules (`ownedRowsOf`), from which it builds the SQL that narrows
+ * every query (src/server/repositories/record-query.ts `matchSql`) and checks every write.
  */
 import { AbilityBuilder, createMongoAbility, type MongoAbility, type Subject } from '@casl/ability';
+import { rulesToAST } from '@casl/ability/extra';
 import { ACTIONS, OPERATION_ACTION, registry, type Action, type ActionDef, type ApiCall, type OwnerRule, type ResourceDef } from './registry';
 import { canEnterCity, effectiveRole, type Profile, type Role } from './roles';
 import { HAND_WRITTEN_SUBJECTS } from './pages';
@@ -52,22 +55,52 @@ function profileValues(profile: AbilityProfile, rule: OwnerRule): Array<string |
 }
 
 /**
- * The own-row limits of `def` for a profile (000 6: an Advertiser works on the rows of its shops,
- * the profile's `advertisements`; a President and a Teacher on those of their `school`, a Teacher
- * also of its group and classes; a Captain on the clubs whose captain has his `username`), from the schema's `x-resource.owner`: every rule naming the
- * profile's role applies (all of them). Empty: no limit. A rule whose profile value is empty leaves
- * no row (`values` empty). A rule with `through` limits by the row `field` refers to (`through` set).
+ * The CASL conditions of the own-row limits of `def` for a profile (000 6: an Advertiser works on
+ * the rows of its shops, the profile's `advertisements`; a President and a Teacher on those of their
+ * `school`, a Teacher also of its group and classes; a Captain on the clubs whose captain has his
+ * `username`), from the schema's `x-resource.owner`: every rule naming the profile's role applies
+ * (all of them). `{field: {$in: values}}`: the row's field holds one of the values (a list field: one
+ * of its items; no values, no row). A rule with `through` limits by the row `field` refers to (its
+ * `x-ref` resource): `{'field.through': {$in: values}}`. Undefined: no limit.
  */
-export function ownedRows(def: Pick<ResourceDef, 'owner' | 'schema'>, profile: AbilityProfile): OwnedRows[] {
-  const role = effectiveRole(profile);
-  if (!role) return [];
-  return def.owner
-    .filter((rule) => roleAllowed(rule.roles, role))
-    .map((rule) => {
-      const values = profileValues(profile, rule);
-      const resource = def.schema.properties[rule.field]?.['x-ref'];
-      return rule.through && resource ? { field: rule.field, values, through: { resource, field: rule.through } } : { field: rule.field, values };
-    });
+function ownerConditions(def: Pick<ResourceDef, 'owner' | 'schema'>, profile: AbilityProfile, role: Role): Record<string, { $in: Array<string | number> }> | undefined {
+  const rules = def.owner.filter((rule) => roleAllowed(rule.roles, role));
+  if (rules.length === 0) return undefined;
+  return Object.fromEntries(
+    rules.map((rule) => {
+      const through = rule.through && def.schema.properties[rule.field]?.['x-ref'] ? `.${rule.through}` : '';
+      return [`${rule.field}${through}`, { $in: profileValues(profile, rule) }];
+    }),
+  );
+}
+
+type Ast = NonNullable<ReturnType<typeof rulesToAST>>;
+
+/**
+ * The own-row limits on the rows of `def` under which `ability` allows `action` on `subject` (the
+ * resource, or the action or path subject a call is checked on), read from the ability's rules
+ * (CASL `rulesToAST`): one `OwnedRows` per condition of the rule, a dotted field (`captain.username`)
+ * as a limit `through` the row the field refers to. Empty: no limit (an unconditional rule). Null:
+ * the ability allows no row at all (no rule).
+ * Errors: throws on a condition other than `$in`/`$eq` or on two conditional rules for one subject
+ * (the rules of `defineAbilityFor` make neither; a new kind must be taught here, not let through).
+ */
+export function ownedRowsOf(ability: AppAbility, action: Action, subject: string, def: Pick<ResourceDef, 'schema'>): OwnedRows[] | null {
+  const ast = rulesToAST(ability, action, subject);
+  if (!ast) return null;
+  const out: OwnedRows[] = [];
+  const walk = (node: Ast): void => {
+    const { operator, value } = node as { operator: string; value: unknown; field?: string };
+    if (operator === 'and' || (operator === 'or' && (value as Ast[]).length === 1)) return (value as Ast[]).forEach(walk);
+    const field = (node as { field?: string }).field;
+    if ((operator !== 'in' && operator !== 'eq') || !field) throw new Error(`ability: own-row condition '${operator}' on ${subject} has no SQL`);
+    const values = (operator === 'in' ? value : [value]) as Array<string | number>;
+    const [own, through] = field.split('.', 2);
+    const resource = def.schema.properties[own]?.['x-ref'];
+    out.push(through && resource ? { field: own, values, through: { resource, field: through } } : { field, values });
+  };
+  walk(ast);
+  return out;
 }
 
 /**
@@ -75,8 +108,8 @@ export function ownedRows(def: Pick<ResourceDef, 'owner' | 'schema'>, profile: A
  * - A profile without an accepted role, or in a city it may not enter, can do nothing.
  * - Every role, the Administrator included, can do what each schema's `x-resource.permissions`
  *   lists for it (an action with `roles` is checked on `<resource>#<action>`), limited to its own rows
- *   where the schema's `x-resource.owner` says so (as CASL conditions, for `subject(...)` checks on a
- *   row), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city, chat_unread) lists. A call path listed in
+ *   where the schema's `x-resource.owner` says so (CASL conditions: the server's SQL is made from
+ *   them, `ownedRowsOf`; `subject(...)` checks a row in memory), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city, chat_unread) lists. A call path listed in
  *   its `pathRoles` is checked on its own subject (`callSubject`), allowed to those roles only.
  * - Routes of the Specifics (`route:<route>`) and pages (`page:<name>`; name → allowed roles, none =
  *   every signed-in role) can be read by their roles, and always by the Operator (000 6 "Operator
@@ -93,18 +126,17 @@ export function defineAbilityFor(
   const role = profile ? effectiveRole(profile) : null;
   if (!profile || !role || !city || !canEnterCity(profile, city)) return build();
   for (const def of resources.values()) {
-    // Limits found through another row cannot be a condition on this one: the server checks them.
-    const owned = ownedRows(def, profile).filter((o) => !o.through);
-    const conditions = owned.length > 0 ? Object.fromEntries(owned.map((o) => [o.field, { $in: o.values }])) : undefined;
+    // The same own-row conditions on every subject of the resource's rows.
+    const conditions = ownerConditions(def, profile, role);
     for (const action of ACTIONS) {
       if (roleAllowed(def.permissions[action], role)) can(action, def.name, conditions);
     }
     for (const a of def.actions) {
-      if (a.roles && roleAllowed(a.roles, role)) can(a.permission, actionSubject(def, a));
+      if (a.roles && roleAllowed(a.roles, role)) can(a.permission, actionSubject(def, a), conditions);
     }
     for (const [op, call] of Object.entries(def.api) as Array<[keyof typeof OPERATION_ACTION, ApiCall | undefined]>) {
       for (const [path, roles] of Object.entries(call?.pathRoles ?? {})) {
-        if (call && roleAllowed(roles, role)) can(OPERATION_ACTION[op], callSubject(def, call.method, path));
+        if (call && roleAllowed(roles, role)) can(OPERATION_ACTION[op], callSubject(def, call.method, path), conditions);
       }
     }
   }

@@ -1,10 +1,13 @@
 /**
- * Per-city menu manifests (000 6 Menu sets; DESIGN.md 'One manifest per city'): `menus/<city>.json`
+ * Per-city menu manifests (000 6 Menu sets; docs/architecture.md 'Adding a city'): `menus/<city>.json`
  * extends another manifest (usually `default`) and adds, removes or reorders entries of its sets.
  * A manifest with `name_ja` is a city (its row is made at server start when missing); one with
  * `base: true` is only extended by others (shared variants, e.g. `membership_new`).
+ *
+ * The manifests are data, not code: the server reads menus/ at start (src/server/manifests.ts) and
+ * serves them; the console fetches them before its first city page (src/console/providers/manifests.ts).
+ * Each side hands them to `setManifests`; every function here works on those unless given others.
  */
-import { manifests as generated } from './generated/manifests';
 import { MEMBER_CITY } from './constants';
 import { menuSetOf, type MenuSet, type Role } from './roles';
 
@@ -42,9 +45,17 @@ export interface Manifest {
 }
 export type ResolvedMenu = Partial<Record<MenuSet, MenuEntry[]>>;
 
-/** The manifests of this build (menus/*.json), checked by `npm run check`. */
-export const manifests = generated as unknown as Record<string, Manifest>;
-const builtIn = manifests;
+let current: Readonly<Record<string, Manifest>> = {};
+
+/** Sets the manifests this process works with (by name: `kobe` for menus/kobe.json). */
+export function setManifests(all: Readonly<Record<string, Manifest>>): void {
+  current = all;
+}
+
+/** The manifests this process works with (empty until `setManifests`). */
+export function getManifests(): Readonly<Record<string, Manifest>> {
+  return current;
+}
 
 function applyChange(base: MenuEntry[], change: SetChange): MenuEntry[] {
   const removed = new Set(change.remove ?? []);
@@ -65,7 +76,7 @@ function applyChange(base: MenuEntry[], change: SetChange): MenuEntry[] {
  * The sets of a city's manifest with every `extends` applied. A city without a manifest gets the
  * default one. Throws on an unknown base or an `extends` cycle.
  */
-export function resolveManifest(city: string, all: Record<string, Manifest> = builtIn): ResolvedMenu {
+export function resolveManifest(city: string, all: Readonly<Record<string, Manifest>> = current): ResolvedMenu {
   const seen: string[] = [];
   const resolve = (name: string): ResolvedMenu => {
     if (seen.includes(name)) throw new Error(`menus: extends cycle ${[...seen, name].join(' -> ')}`);
@@ -86,7 +97,7 @@ export function resolveManifest(city: string, all: Record<string, Manifest> = bu
  * The menu set a role uses in a city (000 6): the member set for a Member in the member city, the
  * document set for an Advertiser or Member in a document city (`document: true`), else the role's.
  */
-export function menuSetFor(role: Role, city: string, all: Record<string, Manifest> = builtIn): MenuSet {
+export function menuSetFor(role: Role, city: string, all: Readonly<Record<string, Manifest>> = current): MenuSet {
   if (role === 'Member' && city === MEMBER_CITY) return 'member';
   const set = menuSetOf(role);
   if (set === 'ads' && all[city]?.document) return 'document';
@@ -97,7 +108,7 @@ export function menuSetFor(role: Role, city: string, all: Record<string, Manifes
  * The cities the manifests name (every manifest with `name_ja` that is not a `base`), in file-name
  * order: `{name, name_ja}`. The server inserts the missing ones at start (000 6: every city has a row).
  */
-export function manifestCities(all: Record<string, Manifest> = builtIn): Array<{ name: string; name_ja: string }> {
+export function manifestCities(all: Readonly<Record<string, Manifest>> = current): Array<{ name: string; name_ja: string }> {
   return Object.entries(all)
     .filter(([, m]) => m.name_ja && !m.base)
     .map(([name, m]) => ({ name, name_ja: m.name_ja! }))
@@ -109,7 +120,7 @@ export function manifestCities(all: Record<string, Manifest> = builtIn): Array<{
  * entries whose `roles` exclude the role (Operator always passes, 000 6), children filtered alike
  * (a group left with no child is left out).
  */
-export function menuFor(role: Role, city: string, all: Record<string, Manifest> = builtIn): MenuEntry[] {
+export function menuFor(role: Role, city: string, all: Readonly<Record<string, Manifest>> = current): MenuEntry[] {
   return entriesFor(role, city, all, false);
 }
 
@@ -117,7 +128,7 @@ export function menuFor(role: Role, city: string, all: Record<string, Manifest> 
  * Every entry a role may open in a city, hidden ones included (000 2: hidden routes such as detail
  * pages exist without a sidebar entry), flattened: the console makes a route of each.
  */
-export function routeEntriesFor(role: Role, city: string, all: Record<string, Manifest> = builtIn): MenuEntry[] {
+export function routeEntriesFor(role: Role, city: string, all: Readonly<Record<string, Manifest>> = current): MenuEntry[] {
   const out: MenuEntry[] = [];
   const walk = (entries: MenuEntry[]) => {
     for (const e of entries) {
@@ -143,7 +154,7 @@ function entriesFor(role: Role, city: string, all: Record<string, Manifest>, wit
 }
 
 /** Every entry of every set of every manifest, for checks (`npm run check`) and route generation. */
-export function allEntries(all: Record<string, Manifest> = builtIn): Array<{ manifest: string; set: string; entry: MenuEntry }> {
+export function allEntries(all: Readonly<Record<string, Manifest>> = current): Array<{ manifest: string; set: string; entry: MenuEntry }> {
   const out: Array<{ manifest: string; set: string; entry: MenuEntry }> = [];
   const walk = (manifest: string, set: string, entries: MenuEntry[]) => {
     for (const entry of entries) {

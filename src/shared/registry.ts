@@ -139,6 +139,8 @@ export interface ResourceSchema {
     singleton?: boolean;
     live?: boolean;
     optimisticDelete?: boolean;
+    /** The lists offer 複製 (000 4 douplicate): `reset` fields start from their default (schemas/meta/resource.schema.json). */
+    clone?: true | { reset: string[] };
     actions?: ActionDef[];
     api: Partial<Record<ApiOperation, ApiCall>> & { list: ApiCall };
     list?: {
@@ -183,6 +185,8 @@ export interface ResourceDef {
   live: boolean;
   /** The console deletes optimistically (row gone at once, restored on refusal). */
   optimisticDelete: boolean;
+  /** 複製 is offered (`x-resource.clone`): the fields a copy starts fresh with; null when not offered. */
+  clone: { reset: string[] } | null;
   actions: ActionDef[];
   /** Demo records (schema `examples`). */
   examples: Array<Record<string, unknown>>;
@@ -222,6 +226,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       singleton: x.singleton ?? false,
       live: x.live ?? false,
       optimisticDelete: x.optimisticDelete ?? false,
+      clone: x.clone ? { reset: x.clone === true ? [] : x.clone.reset } : null,
       actions: x.actions ?? [],
       examples: schema.examples ?? [],
     };
@@ -233,7 +238,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       ...def.list.sort,
       ...def.list.filters.flatMap((f) => (f.kind === 'equals' ? [f.field] : [f.start, f.end])),
     ];
-    named.push(...def.owner.map((o) => o.field));
+    named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []));
     for (const a of def.actions) {
       named.push(...(a.field ? [a.field] : []), ...(a.fields ?? []), ...(a.groupBy ? [a.groupBy] : []));
       if (a.kind !== 'children' && a.kind !== 'create-child') named.push(...Object.keys(a.set ?? {}), ...Object.keys(a.where ?? {}));

@@ -7,6 +7,15 @@ import { ADVERTISER_CITY } from './constants';
 export const ACCEPTED_PERMISSIONS = ['Teacher', 'President', 'Operator', 'Advertiser', 'Administrator', 'Police', 'Member'] as const;
 export type Permission = (typeof ACCEPTED_PERMISSIONS)[number];
 
+/**
+ * The `filter_by` values of the user list GET {city}/api/users/ (001 7.2; 000 6 User filter options,
+ * snake_case), in the order the console's select shows them: `all`, `member` (permission Member,
+ * captains included), `ad_user` (Advertiser), `ad_user_with_shop` / `ad_user_without_shop`
+ * (Advertiser with / without advertisements), `operator`, `president`.
+ */
+export const USER_FILTERS = ['all', 'member', 'ad_user', 'ad_user_with_shop', 'ad_user_without_shop', 'operator', 'president'] as const;
+export type UserFilter = (typeof USER_FILTERS)[number];
+
 /** Roles as the console and the rules see them: the permissions plus the derived Captain. */
 export const ROLES = ['Administrator', 'Operator', 'President', 'Captain', 'Teacher', 'Advertiser', 'Police', 'Member'] as const;
 export type Role = (typeof ROLES)[number];

@@ -127,8 +127,21 @@ export function extendAjv<T extends Ajv>(ajv: T, now: () => number = Date.now): 
   return ajv;
 }
 
-function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, useDefaults: true });
+/** What a use of the one ajv set-up may change: filling defaults in, coercing strings to the schema's types. */
+export interface AjvSetupOptions {
+  /** Fill missing properties with their `default` (records: yes; request parts checked as sent: no). Default true. */
+  useDefaults?: boolean;
+  /** ajv's `coerceTypes` (path and query strings read as numbers, booleans, lists). Default false. */
+  coerceTypes?: boolean | 'array';
+}
+
+/**
+ * The one ajv set-up of the project (000 5; 001 9): all errors, strict schemas, the formats of
+ * ajv-formats and this project's keywords and formats (`extendAjv`). The server's record validation
+ * and its route validation (src/server/plugins/validation.ts) each make their instances with it.
+ */
+export function createAjv(options: AjvSetupOptions = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, useDefaults: options.useDefaults ?? true, coerceTypes: options.coerceTypes ?? false });
   addFormats(ajv);
   return extendAjv(ajv);
 }
@@ -171,8 +184,8 @@ export function toFieldErrors(schema: ResourceSchema, errors: readonly ErrorObje
     const params: Record<string, unknown> = {
       ...e.params,
       field,
-      max: prop?.maxLength ?? prop?.maximum,
-      min: prop?.minLength ?? prop?.minimum,
+      max: prop?.maxLength ?? prop?.maximum ?? (/^max/.test(e.keyword) ? (e.params as { limit?: unknown }).limit : undefined),
+      min: prop?.minLength ?? prop?.minimum ?? (/^min/.test(e.keyword) ? (e.params as { limit?: unknown }).limit : undefined),
       other: comparedField(prop),
     };
     (out[field || '_'] ??= []).push({ key, params });

@@ -6,6 +6,8 @@
  * trace: the journal is what shows there what the console and the server did before the failure.
  */
 import { expect, test as base, type Page } from '@playwright/test';
+// The specs read menus at load time (src/shared/manifest.ts works on the manifests it is handed).
+import '../use-manifests';
 
 export { expect };
 export type { APIRequestContext, Locator, Page } from '@playwright/test';

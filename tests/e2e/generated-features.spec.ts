@@ -4,7 +4,8 @@
  * none): image thumbnails with a full-screen preview (closing on Escape, its close button or a click
  * outside the image), the CSV export, a row action (`set`/`toggle`), the optimistic delete (row gone
  * at once, back when the server refuses), a singleton's settings page; and a delete the server
- * answers with 209 (the row stays, its message shows).
+ * answers with 209 (the row stays, its message shows); 複製 of a coupon (000 4 modal mode douplicate:
+ * the create form filled from the row, its status and expiry fresh; a second coupon, the first as it was).
  */
 import { expect, test, type Page } from './fixtures';
 import { defineAbilityFor } from '../../src/shared/ability';
@@ -157,4 +158,63 @@ test('a singleton has one settings page: its fields, then the form, then its fie
   await expect(page.getByText('保存しました。')).toBeVisible();
   await expect(page.getByTestId('show-fields')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`${listPath(entry)}$`));
+});
+
+test('duplicating a coupon opens its form prefilled, saves a second coupon, and the first is unchanged', async ({ page }) => {
+  await signInQuickly(page, 'operator', CITY);
+  const { entry, def } = menu.find(({ def }) => def.name === 'coupon')!;
+  const stamp = `複製テスト${Date.now()}`;
+  const body: Record<string, unknown> = {
+    ...(await recordBody(page.request, CITY, def, 12)),
+    title: stamp,
+    start_date: '2030-04-01T02:00:00.000Z',
+    end_date: '2030-06-30T14:00:00.000Z',
+    discount_day: '2030-07-31T14:00:00.000Z',
+    status: 'approved',
+  };
+  const made = await page.request.fetch(fillPath(def.api.create!.path, { city: CITY }), { method: def.api.create!.method, data: body });
+  expect(made.status(), await made.text()).toBeLessThan(300);
+  const id = ((await made.json()) as Record<string, unknown>)[def.idField] as number;
+  const showPath = fillPath(def.api.show!.path, { city: CITY, id });
+  const before = (await (await page.request.get(showPath)).json()) as Record<string, unknown>;
+
+  await openList(page, entry, id);
+  await page.locator(`tr[data-row-key="${id}"]`).getByRole('button', { name: '複製' }).click();
+  await expect(page).toHaveURL(new RegExp(`${listPath(entry)}/clone/${id}$`));
+  await expect(page.getByRole('heading', { name: `${ja.t(entry.title)}：複製（No.${id} のコピー）` })).toBeVisible();
+  // The row's values, less what a new coupon starts fresh with: its status and its expiry (x-future).
+  await expect(page.locator('#root_title')).toHaveValue(stamp);
+  await expect(page.locator('#root_content')).toHaveValue(String(body.content));
+  await expect(page.locator('#root_start_date')).toHaveValue('2030-04-01 11:00:00');
+  await expect(page.locator('#root_end_date')).toHaveValue('');
+  await expect(page.locator('.ant-select', { has: page.locator('#root_status') }).locator('.ant-select-selection-item')).toHaveText(ja.t('enums.coupon.status.request'));
+  await expect(page.getByText(ja.t('pages.cloneCleared', { fields: ja.t('fields.commerce.expiry') }))).toBeVisible();
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: '.bench-data/duplicate.png', fullPage: true });
+
+  await page.locator('#root_end_date').click();
+  await page.locator('#root_end_date').fill('2030-06-15 12:00:00');
+  // The picker's OK (Enter in its input would also submit the form), once its popup has appeared.
+  const picker = page.locator('.ant-picker-dropdown:visible');
+  await expect(picker).not.toHaveClass(/-(enter|appear|leave)\b/);
+  await picker.locator('.ant-picker-ok button').click();
+  await expect(page.locator('#root_end_date')).toHaveValue('2030-06-15 12:00:00');
+  const created = page.waitForResponse((r) => r.request().method() === def.api.create!.method && new URL(r.url()).pathname === fillPath(def.api.create!.path, { city: CITY }));
+  await page.getByRole('button', { name: '保存' }).click();
+  expect((await created).status()).toBeLessThan(300);
+  await expect(page.getByText('保存しました。')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${listPath(entry)}$`));
+
+  // Two coupons of that title now, the first as it was.
+  await page.getByPlaceholder('検索').fill(stamp);
+  await page.getByPlaceholder('検索').press('Enter');
+  const rows = page.locator('.ant-table-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: stamp })).toHaveCount(2);
+  await expect(page.locator(`tr[data-row-key="${id}"]`)).toContainText(ja.t('enums.coupon.status.approved'));
+  const after = (await (await page.request.get(showPath)).json()) as Record<string, unknown>;
+  expect(after).toEqual(before);
+  const copyId = await rows.evaluateAll((trs, first) => trs.map((tr) => tr.getAttribute('data-row-key')).find((k) => k !== String(first)), id);
+  const copy = (await (await page.request.get(fillPath(def.api.show!.path, { city: CITY, id: copyId! }))).json()) as Record<string, unknown>;
+  expect(copy).toMatchObject({ title: stamp, content: body.content, status: 'request', end_date: '2030-06-15T03:00:00.000Z' });
 });

@@ -1,21 +1,24 @@
 /**
  * The sidebar entries and generated-page routes of the signed-in role in a city (000 6 Menu sets),
- * from the shared manifests: `menuFor(effectiveRole(profile), city)` for the sidebar and
- * `routeEntriesFor` (hidden entries too) for the routes.
+ * from the manifests the server serves (../providers/manifests): `menuFor(effectiveRole(profile),
+ * city)` for the sidebar and `routeEntriesFor` (hidden entries too) for the routes; none until the
+ * manifests are here.
  */
 import { useMemo } from 'react';
 import { menuFor, routeEntriesFor, type MenuEntry } from '@/shared/manifest';
 import { effectiveRole } from '@/shared/roles';
 import { resourceRoutes, type ResourceRoute } from '../resources/resource-routes';
+import { useManifestsLoaded } from '../providers/manifests';
 import { useSession } from './use-session';
 
 export function useCityMenu(city: string | null | undefined): { entries: MenuEntry[]; routes: ResourceRoute[] } {
   const { profile } = useSession();
+  const loaded = useManifestsLoaded();
   return useMemo(() => {
     const role = profile ? effectiveRole(profile) : null;
-    if (!role || !city) return { entries: [], routes: [] };
+    if (!role || !city || !loaded) return { entries: [], routes: [] };
     const entries = menuFor(role, city);
     // Hidden entries have routes but no sidebar line (000 2).
     return { entries, routes: resourceRoutes(routeEntriesFor(role, city)) };
-  }, [profile, city]);
+  }, [profile, city, loaded]);
 }

@@ -2,7 +2,8 @@
  * Everything under /:city (000 2.2): checks the user may work in the city (else /401, or /404 for a
  * city the user does not know), keeps the URL's city as the chosen one, reloads the profile on every
  * route change (000 4), and mounts the layout with the routes of the city's manifest for the role:
- * hand-written pages by name, the generated list/create/edit/show pages of each resource entry, and
+ * hand-written pages by name, the generated list/create/edit/show pages of each resource entry (and
+ * its 複製 form where the schema declares `x-resource.clone`, 000 4 modal mode douplicate), and
  * one settings page for each singleton resource. The session's CASL ability is provided here (the
  * registry it needs stays out of the login page's bundle).
  */
@@ -71,6 +72,10 @@ function cityRouteTable(entries: readonly MenuEntry[], routes: readonly Resource
       { path: r.edit, element: <RequireAbility action="update" subject={r.resource}><KeyedByPath>{(path) => <ResourceForm key={path} route={r} mode="edit" />}</KeyedByPath></RequireAbility> },
       { path: r.show, element: <RequireAbility action="read" subject={r.resource}><KeyedByPath>{(path) => <ResourceShow key={path} route={r} />}</KeyedByPath></RequireAbility> },
     );
+    // A copy is a new record: the create permission (access-control-provider.ts: clone → create).
+    if (registry.get(r.resource)!.clone) {
+      all.push({ path: r.clone, element: <RequireAbility action="create" subject={r.resource}><KeyedByPath>{(path) => <ResourceForm key={path} route={r} mode="clone" />}</KeyedByPath></RequireAbility> });
+    }
   }
   const everywhere: RouteObject[] = [{ index: true, element: <Navigate to="dashboard" replace /> }, ...all.filter((r) => firstSegment(r.path!).startsWith(':')), { path: '*', element: <RouteFallback /> }];
   const table = new Map<string, RouteObject[]>([['', everywhere]]);

@@ -10,6 +10,7 @@ import { lazy, useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useInvalidateAuthStore } from '@refinedev/core';
 import { citiesOf, cityAllowed, signInDenial } from '../providers/account';
+import { loadManifests, useManifestsLoaded } from '../providers/manifests';
 import { signOutWith } from '../providers/auth-provider';
 import { useSession } from '../hooks/use-session';
 import { Loading } from '../pages/loading';
@@ -23,13 +24,19 @@ export function CityEntry() {
   const { city = '' } = useParams();
   const { profile } = useSession();
   const invalidateAuth = useInvalidateAuthStore();
+  const loaded = useManifestsLoaded();
   const denial = profile ? signInDenial(profile, city) : null;
+
+  useEffect(() => {
+    if (!loaded) void loadManifests();
+  }, [loaded]);
 
   useEffect(() => {
     if (!denial) return;
     void signOutWith(denial).then(() => invalidateAuth());
   }, [denial, invalidateAuth]);
 
+  if (!loaded) return <Loading />;
   if (!profile) return <CityArea />;
   if (denial) return <Loading />;
   if (!cityAllowed(profile, city) && citiesOf(profile).some((c) => c.name === city)) {

@@ -35,8 +35,8 @@ export function pageLinks(city: string, entries: readonly MenuEntry[]): PageLink
 /** What a path is: the menu page it belongs to (longest matching path) and the sub-page below it. */
 export interface PathPlace {
   link: PageLink | null;
-  /** `create`, `edit`, `show`, or null on the entry's own page (or an unknown sub-path). */
-  action: 'create' | 'edit' | 'show' | null;
+  /** `create`, `edit`, `show`, `clone` (複製), or null on the entry's own page (or an unknown sub-path). */
+  action: 'create' | 'edit' | 'show' | 'clone' | null;
 }
 
 /** The menu page a pathname belongs to (`/kobe/news/edit/3` → the news entry, `edit`). */
@@ -48,7 +48,7 @@ export function placeOf(links: readonly PageLink[], pathname: string): PathPlace
   }
   if (!best) return { link: null, action: null };
   const rest = path.slice(best.path.length + 1).split('/')[0];
-  return { link: best, action: rest === 'create' || rest === 'edit' || rest === 'show' ? rest : null };
+  return { link: best, action: rest === 'create' || rest === 'edit' || rest === 'show' || rest === 'clone' ? rest : null };
 }
 
 /** The dashboard's path in a city: where the breadcrumb starts and the home button leads. */

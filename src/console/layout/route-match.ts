@@ -4,7 +4,7 @@
  * through is either a route of another role (forbidden: /401?noGoBack=true) or unknown (/404).
  */
 import { matchPath } from 'react-router';
-import { manifests, resolveManifest, type Manifest, type MenuEntry } from '@/shared/manifest';
+import { getManifests, resolveManifest, type Manifest, type MenuEntry } from '@/shared/manifest';
 import { routePaths } from '../resources/resource-routes';
 
 /** The route patterns (relative to /:city) of one manifest entry: a page's route, or a resource's list/create/edit/show. */
@@ -15,7 +15,7 @@ function entryPatterns(e: MenuEntry): string[] {
 }
 
 /** Every route pattern of every set of the city's manifest, hidden entries and children included. */
-export function cityRoutePatterns(city: string, all: Record<string, Manifest> = manifests): string[] {
+export function cityRoutePatterns(city: string, all: Readonly<Record<string, Manifest>> = getManifests()): string[] {
   const out: string[] = [];
   const walk = (entries: readonly MenuEntry[]) => {
     for (const e of entries) {
@@ -28,7 +28,7 @@ export function cityRoutePatterns(city: string, all: Record<string, Manifest> = 
 }
 
 /** Whether `path` (relative to /:city, e.g. `news/create`) is a route of the city's manifest for some role. */
-export function isCityRoute(city: string, path: string, all: Record<string, Manifest> = manifests): boolean {
+export function isCityRoute(city: string, path: string, all: Readonly<Record<string, Manifest>> = getManifests()): boolean {
   const target = `/${path.replace(/^\/+|\/+$/g, '')}`;
   return cityRoutePatterns(city, all).some((p) => matchPath({ path: `/${p.replace(/^\/+|\/+$/g, '')}`, end: true }, target) !== null);
 }
@@ -41,7 +41,7 @@ export const TOP_PAGE = 'top-page';
  * until a manifest names it), `forbidden` for a route of the city another role may open, else
  * `unknown`.
  */
-export function fallbackFor(city: string, path: string, all: Record<string, Manifest> = manifests): 'landing' | 'forbidden' | 'unknown' {
+export function fallbackFor(city: string, path: string, all: Readonly<Record<string, Manifest>> = getManifests()): 'landing' | 'forbidden' | 'unknown' {
   if (path.replace(/^\/+|\/+$/g, '') === TOP_PAGE) return 'landing';
   return isCityRoute(city, path, all) ? 'forbidden' : 'unknown';
 }

@@ -77,9 +77,9 @@ export function stay(tabs: readonly PageTab[], key: string, path: Path, state: u
   return next;
 }
 
-/** Whether a path is a create or edit form's (`…/create`, `…/edit/:id`). */
+/** Whether a path is a create, edit or 複製 form's (`…/create`, `…/edit/:id`, `…/clone/:id`). */
 export function isFormPath(key: string): boolean {
-  return /\/(create|edit\/[^/]+)$/.test(key);
+  return /\/(create|(edit|clone)\/[^/]+)$/.test(key);
 }
 
 function hrefOf(l: Location): string {

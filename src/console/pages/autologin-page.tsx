@@ -11,6 +11,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ADOPT_PATH, fetchAccount, firstAssignedCity, MEMBER_LANDING, signInDenial, userInfoFailure } from '../providers/account';
 import { signOutWith } from '../providers/auth-provider';
 import { noteFreshTokens, request, startRefreshTimer } from '../providers/http';
+import { loadManifests } from '../providers/manifests';
 import { setCity } from '../providers/session';
 import { Loading } from './loading';
 
@@ -25,7 +26,7 @@ function adopt(token: string, refreshToken: string): Promise<{ to: string } | { 
       try {
         await request(ADOPT_PATH, { method: 'POST', body: { token, refresh_token: refreshToken }, refreshOn401: false });
         noteFreshTokens();
-        const profile = await fetchAccount();
+        const [profile] = await Promise.all([fetchAccount(), loadManifests()]);
         const city = firstAssignedCity(profile);
         const denial = signInDenial(profile, city);
         if (denial) return { failure: denial };

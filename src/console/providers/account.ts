@@ -6,6 +6,7 @@ import { ADVERTISER_CITY, MEMBER_CITY } from '@/shared/constants';
 import { menuSetFor, resolveManifest } from '@/shared/manifest';
 import { canEnterCity, effectiveRole, type City, type Profile } from '@/shared/roles';
 import { request } from './http';
+import { manifestsLoaded } from './manifests';
 import { setProfile } from './session';
 
 /** GET /default/api/users/account (001 7.1). */
@@ -101,7 +102,7 @@ export const DENY_PERMISSION = 'user.denyPermission';
  * - a permission outside ACCEPTED_PERMISSIONS (a role with no menu set);
  * - a Member who is neither a captain department nor assigned to the member city;
  * - with a chosen `city`: the city `advertiser` for anyone but an Administrator, and a city whose
- *   manifest has no menu set for the role.
+ *   manifest has no menu set for the role (checked once the manifests are here: ./manifests.ts).
  */
 export function signInDenial(profile: Profile, city: string | null = null): string | null {
   const role = effectiveRole(profile);
@@ -109,7 +110,7 @@ export function signInDenial(profile: Profile, city: string | null = null): stri
   if (role === 'Member' && !profile.assign_city.some((c) => c.name === MEMBER_CITY)) return DENY_PERMISSION;
   if (!city) return null;
   if (city === ADVERTISER_CITY && role !== 'Administrator') return DENY_PERMISSION;
-  if (!resolveManifest(city)[menuSetFor(role, city)]) return DENY_PERMISSION;
+  if (manifestsLoaded() && !resolveManifest(city)[menuSetFor(role, city)]) return DENY_PERMISSION;
   return null;
 }
 

@@ -33,6 +33,7 @@ import {
 } from './account';
 import { isApiError } from './api-error';
 import { noteFreshTokens, request, startRefreshTimer, stopRefreshTimer } from './http';
+import { loadManifests } from './manifests';
 import { isLogoutMismatch, raiseLogoutMismatch } from './logout-mismatch';
 import { getCity, getSession, markSignedOut, setCity, setProfile } from './session';
 
@@ -133,6 +134,8 @@ export const authProvider: AuthProvider = {
     let city = getCity();
     if (city && !cityAllowed(profile, city)) city = null;
     city ??= autoCity(profile);
+    // The city's menu sets decide too (000 6): they come with the manifests.
+    await loadManifests();
     const denial = signInDenial(profile, city);
     if (denial) {
       await endServerSession();

@@ -14,7 +14,7 @@
 import type { BaseKey, BaseRecord, DataProvider, MetaQuery } from '@refinedev/core';
 import { encodeListQuery, totalOf, type ListAnswer } from '@/shared/list-query';
 import { fillPath, getResource, type ApiOperation, type ResourceDef } from '@/shared/registry';
-import { coerceOut } from '../resources/coerce';
+import { coerceOut } from '@/shared/coerce';
 import { request, requestWithStatus, type RequestOptions } from './http';
 import { getCity } from './session';
 

@@ -67,18 +67,33 @@ export function errorMessage(status: number, code: string, detail: string, field
   return i18n.exists(errorKey(code as ErrorCode)) ? t(errorKey(code as ErrorCode)) : t('errors.server_error');
 }
 
-async function toError(res: Response): Promise<ApiRequestError> {
-  if (res.status === 503) setMaintenance(true);
+/**
+ * The error of a non-2xx answer of any transport (fetch, or the upload's XMLHttpRequest) from its
+ * status and body text (001 8 `{detail, code, fields?}`; a body that is not JSON counts as none):
+ * an `ApiRequestError` with the message `errorMessage` gives. A 503 turns the maintenance page on.
+ */
+export function answerError(status: number, text: string): ApiRequestError {
+  if (status === 503) setMaintenance(true);
   let body: { detail?: unknown; code?: unknown; fields?: unknown } = {};
   try {
-    body = (await res.json()) as typeof body;
+    body = (JSON.parse(text) ?? {}) as typeof body;
   } catch {
     body = {};
   }
   const detail = typeof body.detail === 'string' ? body.detail : '';
-  const code = typeof body.code === 'string' ? body.code : res.status >= 500 ? 'server_error' : 'error';
+  const code = typeof body.code === 'string' ? body.code : status >= 500 ? 'server_error' : 'error';
   const fields = body.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string[]>) : undefined;
-  return new ApiRequestError({ status: res.status, code, detail, fields, message: errorMessage(res.status, code, detail, fields) });
+  return new ApiRequestError({ status, code, detail, fields, message: errorMessage(status, code, detail, fields) });
+}
+
+async function toError(res: Response): Promise<ApiRequestError> {
+  let text = '';
+  try {
+    text = await res.text();
+  } catch {
+    text = '';
+  }
+  return answerError(res.status, text);
 }
 
 function send(path: string, opts: RequestOptions): Promise<Response> {
@@ -102,25 +117,35 @@ function networkFailure(e: unknown): unknown {
 }
 
 /**
- * Calls the API and answers the raw successful `Response` (a 401 is refreshed and retried once).
- * Errors: `ApiRequestError` for every non-2xx answer and for network failures (status 0), among them
- * a 401 whose refresh got no answer.
+ * The console's one 401 rule (001 7.1: refresh, then retry), for every transport: runs `sendOnce`
+ * and, when it answers 401, refreshes the session (`refreshSession`: one refresh for every caller
+ * that asks meanwhile) and runs it once more. A refresh that got no answer fails the call as a
+ * network failure (status 0; the session may be alive, nobody is signed out); a 401 after the
+ * refresh, or a refused refresh, signs the console out. Answers the last answer, whatever its status.
+ * Errors: `networkError()` for an unreachable refresh; whatever `sendOnce` throws.
+ */
+export async function sendWithRefresh<T extends { status: number }>(sendOnce: () => Promise<T>): Promise<T> {
+  let answer = await sendOnce();
+  if (answer.status !== 401) return answer;
+  const refresh = await refreshSession();
+  if (refresh === 'unreachable') throw networkError();
+  if (refresh === 'refreshed') answer = await sendOnce();
+  if (answer.status === 401) markSignedOut();
+  return answer;
+}
+
+/**
+ * Calls the API and answers the raw successful `Response` (a 401 is refreshed and retried once,
+ * `sendWithRefresh`). Errors: `ApiRequestError` for every non-2xx answer and for network failures
+ * (status 0), among them a 401 whose refresh got no answer.
  */
 export async function requestResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
   let res: Response;
-  let refresh: RefreshOutcome | null = null;
   try {
-    res = await send(path, opts);
-    if (res.status === 401 && opts.refreshOn401 !== false) {
-      refresh = await refreshSession();
-      if (refresh === 'refreshed') res = await send(path, opts);
-    }
+    res = opts.refreshOn401 === false ? await send(path, opts) : await sendWithRefresh(() => send(path, opts));
   } catch (e) {
     throw networkFailure(e);
   }
-  // The session may be alive: the call fails as one that got no answer, and nobody is signed out.
-  if (refresh === 'unreachable') throw networkError();
-  if (refresh && res.status === 401) markSignedOut();
   if (!res.ok) throw await toError(res);
   return res;
 }

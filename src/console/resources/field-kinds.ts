@@ -6,6 +6,7 @@
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldSchema } from '@/shared/registry';
+import { baseType } from '@/shared/field-types';
 
 export type FieldKind =
   | 'ref'
@@ -31,11 +32,8 @@ export type FieldKind =
 
 type Items = { type?: string | string[]; enum?: unknown[]; 'x-enum-labels'?: string[]; format?: string };
 
-/** The property's type without `null` (`["string","null"]` → `string`); `string` when none is given. */
-export function baseType(p: Pick<FieldSchema, 'type'>): string {
-  const types = Array.isArray(p.type) ? p.type : [p.type];
-  return types.find((t) => t && t !== 'null') ?? (types.includes('null') ? 'null' : 'string');
-}
+/** The property's type without `null` (src/shared/field-types.ts, the server's reading too). */
+export { baseType };
 
 /** Whether the property accepts `null` (`type` lists it). */
 export function nullable(p: Pick<FieldSchema, 'type'>): boolean {

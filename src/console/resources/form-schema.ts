@@ -8,17 +8,18 @@
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ResourceDef } from '@/shared/registry';
-import { coerceIn } from './coerce';
+import { coerceIn } from '@/shared/coerce';
 import { fieldFormSchema, fieldUiSchema } from './field-kinds';
 
-export type FormMode = 'create' | 'edit';
+/** `clone`: the create form started from a copy of a row (./clone-values; 000 4 douplicate). */
+export type FormMode = 'create' | 'edit' | 'clone';
 
 /** Fields whose value the call fixes (`api.create.where`, `api.update.where`): the server stores them. */
 export function fixedFields(def: ResourceDef): string[] {
   return [...new Set([...Object.keys(def.api.create?.where ?? {}), ...Object.keys(def.api.update?.where ?? {})])];
 }
 
-/** The fields a form of `mode` shows, in schema order: read-only ones only when editing, never fixed ones. */
+/** The fields a form of `mode` shows, in schema order: read-only ones only when editing (not on create or clone), never fixed ones. */
 export function formFields(def: ResourceDef, mode: FormMode): string[] {
   const fixed = fixedFields(def);
   return Object.entries(def.schema.properties)

@@ -2,7 +2,8 @@
  * Which `x-resource.actions` the generated pages offer (001 7 calls that are not CRUD): `set` and
  * `toggle` as buttons on each row and on the detail page, `export` as a list-level CSV button; other
  * kinds (count, children, sums…) are not buttons. Each needs the action's `permission` in the
- * session's ability. Labels are `actions.<name>`, else the name made readable. Pure.
+ * session's ability. Labels are `actions.<name>`, else the name made readable. 複製 (`canClone`) is a
+ * row button where the schema declares `x-resource.clone`. Pure.
  */
 import type { ActionDef, ResourceDef } from '@/shared/registry';
 
@@ -21,6 +22,14 @@ export function rowActions(def: ResourceDef, can: Can): ActionDef[] {
 /** The list-level buttons (CSV export) of `def` the ability allows. */
 export function listActions(def: ResourceDef, can: Can): ActionDef[] {
   return def.actions.filter((a) => LIST_ACTION_KINDS.includes(a.kind) && !a.path.includes('{id}') && can(a.permission, def.name));
+}
+
+/**
+ * Whether a row of `def` offers 複製 (000 4 modal mode douplicate): declared by `x-resource.clone`,
+ * with a create call, not a singleton, and the ability allows `create` (a copy is a new record).
+ */
+export function canClone(def: ResourceDef, can: Can): boolean {
+  return !!def.clone && !!def.api.create && !def.singleton && can('create', def.name);
 }
 
 /** 'approve_report' → 'Approve report' (the label when no translation exists). */

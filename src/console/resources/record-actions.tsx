@@ -1,7 +1,8 @@
 /**
- * Show, edit and delete buttons of one record and its `set`/`toggle` actions, each shown only when
- * the session's ability allows it (000 6; no network call). Delete asks for confirmation first (000 5
- * delete confirmations). 000 4 local list updates: resources with `optimisticDelete` lose the row at
+ * Show, edit, 複製 (000 4 modal mode douplicate: the create form filled from this record, where the
+ * schema declares `x-resource.clone`; needs `create`) and delete buttons of one record and its
+ * `set`/`toggle` actions, each shown only when the session's ability allows it (000 6; no network
+ * call). Delete asks for confirmation first (000 5 delete confirmations). 000 4 local list updates: resources with `optimisticDelete` lose the row at
  * once and get it back if the server refuses (Refine's optimistic mode); a delete the server answers
  * with 209 keeps the row and shows the server's message. The calls are the page's (./record-commands).
  */
@@ -10,9 +11,10 @@ import { useTranslation } from 'react-i18next';
 import type { BaseKey, BaseRecord } from '@refinedev/core';
 import { useAbility } from '@casl/react';
 import { Button, Popconfirm, Space } from 'antd';
-import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { getResource } from '@/shared/registry';
+import { canClone } from './record-action-defs';
 import { RowActionButtons } from './row-action-buttons';
 import type { RecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
@@ -53,6 +55,11 @@ export function RecordActions({ route, city, id, commands, show = true, onDelete
       {!!def.api.update && ability.can('update', route.resource) && (
         <Button size="small" icon={<EditOutlined />} onClick={() => navigate(cityPath(city, route.edit, id))}>
           {t('actions.edit')}
+        </Button>
+      )}
+      {canClone(def, (a, s) => ability.can(a, s)) && (
+        <Button size="small" icon={<CopyOutlined />} data-action="clone" onClick={() => navigate(cityPath(city, route.clone, id))}>
+          {t('actions.clone')}
         </Button>
       )}
       {!!def.api.delete && ability.can('delete', route.resource) && (

@@ -7,13 +7,15 @@
  * Unsaved input (issue 5) sets Refine's `warnWhen`: leaving the page or closing the tab asks first.
  * Widgets by field kind (./field-kinds): switch, number input, multi-select, tags, date/time pickers,
  * reference select (`x-ref`) and upload (`x-upload`). A singleton's settings page passes its own id
- * and what to do when done.
+ * and what to do when done. Loading and saving go through Refine's `useForm`: mode `clone` is its
+ * clone action (000 4 modal mode douplicate), the create form filled from the row `:id` as
+ * ./clone-values leaves it, titled as a copy; saving creates a new record, the row is not touched.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useCreate, useOne, useUpdate, useWarnAboutChange, type BaseRecord, type HttpError } from '@refinedev/core';
-import { App as AntdApp, Button, Card, Flex, Result, Typography } from 'antd';
+import { useForm, useWarnAboutChange, type BaseRecord, type HttpError } from '@refinedev/core';
+import { Alert, App as AntdApp, Button, Card, Flex, Result, Typography } from 'antd';
 import Form from '@rjsf/antd';
 import type { IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
@@ -21,6 +23,7 @@ import { getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
 import { Loading } from '../pages/loading';
 import { cityPath } from './city-path';
+import { cloneValues } from './clone-values';
 import { CountedInputTemplate } from './counted-input-template';
 import { CountedTextareaWidget } from './counted-textarea-widget';
 import { buildFormSchema, formDataOf, type FormMode } from './form-schema';
@@ -49,7 +52,7 @@ export interface ResourceFormProps {
 
 export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormProps) {
   const def = getResource(route.resource);
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { message } = AntdApp.useApp();
   const { city = '', id: idParam } = useParams();
@@ -65,18 +68,22 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k)), [def, mode, t]);
   const transformErrors = useMemo(() => localizeErrors(def.schema, (k, p) => t(k, p)), [def, t]);
 
-  const { query, result } = useOne<BaseRecord>({
+  // Refine's form actions: edit reads the row and updates it; clone reads it and creates a new one.
+  const { query, onFinish, mutation } = useForm<BaseRecord, HttpError, Record<string, unknown>>({
     resource: route.identifier,
-    id: id ?? '',
+    action: mode,
+    id: mode === 'create' ? undefined : id,
     meta: { city },
-    queryOptions: { enabled: mode === 'edit' && !!id, retry: false },
+    redirect: false,
+    successNotification: false,
     errorNotification,
+    queryOptions: { enabled: mode !== 'create' && !!id, retry: false },
   });
-  const { mutateAsync: create, mutation: creating } = useCreate();
-  const { mutateAsync: update, mutation: updating } = useUpdate();
-  const saving = creating.isPending || updating.isPending;
+  const result = query?.data?.data;
+  const saving = mutation.isPending;
 
-  const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : undefined), [def, result, mode]);
+  const copy = useMemo(() => (mode === 'clone' && result ? cloneValues(def, result) : undefined), [def, result, mode]);
+  const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : copy?.values), [def, result, mode, copy]);
   const formData = draft ?? loaded;
   // 000 4: after a create the list shows page 1 (the list URL without paging parameters).
   const backToList = useMemo(() => onDone ?? (() => navigate(cityPath(city, route.list))), [onDone, navigate, city, route.list]);
@@ -90,29 +97,40 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
 
   const submit = async ({ formData: values }: IChangeEvent<Record<string, unknown>>) => {
     setExtraErrors(undefined);
-    const common = { resource: route.identifier, meta: { city }, successNotification: false as const, errorNotification };
+    // useForm clears the unsaved-input guard before its call: a refused save puts it back.
+    const unsaved = warnWhen;
     try {
-      if (mode === 'create') await create({ ...common, values: values ?? {} });
-      else await update({ ...common, id: id!, values: { ...(values ?? {}), version: result?.version } });
+      await onFinish(mode === 'edit' ? { ...(values ?? {}), version: result?.version } : (values ?? {}));
       setWarnWhen(false);
       message.success({ content: t('messages.saved'), key: 'saved' });
       setSaved(true);
     } catch (e) {
+      if (unsaved) setWarnWhen(true);
       // 001 8: the server's `fields` (e.g. a user's email or username) flag the fields on the form.
       setExtraErrors(serverErrorSchema((e as HttpError).errors as Record<string, string[]> | undefined));
     }
   };
 
-  const missing = mode === 'edit' && query.isError && !def.singleton;
+  const failed = !!query?.isError;
+  const missing = mode !== 'create' && failed && !def.singleton;
   if (missing) return <Result status="404" subTitle={t('pages.notFound')} extra={<Button onClick={backToList}>{t('actions.list')}</Button>} />;
   // A singleton without a stored record yet is edited from empty.
-  if (mode === 'edit' && !query.isError && (query.isLoading || !result)) return <Loading />;
+  if (mode !== 'create' && !failed && (query?.isLoading || !result)) return <Loading />;
 
   return (
     <Card>
       <Typography.Title level={3} style={{ marginTop: 0 }}>
-        {t(mode === 'create' ? 'pages.createTitle' : 'pages.editTitle', { resource: t(route.title) })}
+        {t(`pages.${mode}Title`, { resource: t(route.title), id })}
       </Typography.Title>
+      {copy && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={t('pages.cloneNote', { id })}
+          description={copy.cleared.length > 0 ? t('pages.cloneCleared', { fields: new Intl.ListFormat(i18n.language).format(copy.cleared.map((f) => t(def.schema.properties[f].title))) }) : undefined}
+        />
+      )}
       <Form
         className="generated-form"
         schema={schema}

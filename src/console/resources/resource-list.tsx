@@ -5,7 +5,7 @@
  * values as ./field-value shows them; a search box (when the schema declares search fields) and a
  * date-range filter with presets on the date columns, both returning to page 1 (000 4); sorting on
  * the declared sort fields; page size from the schema (001 9: 20); saved views (./saved-views-bar);
- * bulk selection and delete, create/show/edit/delete, the `set`/`toggle` actions and the CSV export
+ * bulk selection and delete, create/show/edit/複製/delete, the `set`/`toggle` actions and the CSV export
  * only where the ability allows.
  */
 import { useMemo } from 'react';

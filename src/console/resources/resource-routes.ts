@@ -1,7 +1,9 @@
 /**
  * Routes and Refine resources of the generated pages, from menu entries that name a resource
  * (DESIGN.md 'One manifest per city'): `/:city/<route>` (list), `/:city/<route>/create`,
- * `/:city/<route>/edit/:id` and `/:city/<route>/show/:id`. Never one file per entity.
+ * `/:city/<route>/edit/:id`, `/:city/<route>/show/:id` and `/:city/<route>/clone/:id` (the create
+ * form started from a copy, 000 4 modal mode douplicate; mounted only where the schema declares
+ * `x-resource.clone`). Never one file per entity.
  */
 import type { ResourceProps } from '@refinedev/core';
 import type { MenuEntry } from '@/shared/manifest';
@@ -19,12 +21,14 @@ export interface ResourceRoute {
   create: string;
   edit: string;
   show: string;
+  /** The 複製 form (Refine's `clone` action): a create form filled from the row `:id`. */
+  clone: string;
 }
 
-/** The four route paths (relative to /:city) of a resource mounted at `route`. */
-export function routePaths(route: string): Pick<ResourceRoute, 'list' | 'create' | 'edit' | 'show'> {
+/** The five route paths (relative to /:city) of a resource mounted at `route`. */
+export function routePaths(route: string): Pick<ResourceRoute, 'list' | 'create' | 'edit' | 'show' | 'clone'> {
   const base = route.replace(/^\/+|\/+$/g, '');
-  return { list: base, create: `${base}/create`, edit: `${base}/edit/:id`, show: `${base}/show/:id` };
+  return { list: base, create: `${base}/create`, edit: `${base}/edit/:id`, show: `${base}/show/:id`, clone: `${base}/clone/:id` };
 }
 
 /**
@@ -59,6 +63,7 @@ export function refineResources(routes: readonly ResourceRoute[], t: (key: strin
     create: `/:city/${r.create}`,
     edit: `/:city/${r.edit}`,
     show: `/:city/${r.show}`,
+    clone: `/:city/${r.clone}`,
     meta: { label: t(r.title), icon: r.icon, canDelete: true },
   }));
 }

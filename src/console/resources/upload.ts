@@ -2,23 +2,18 @@
  * Uploads of `x-upload` fields (000 5 Files; 001 9): the client-side checks (images jpg, jpeg, png,
  * gif up to 15,728,640 bytes; PDFs up to 40,000,000 bytes; at most `maxItems` files per field) and
  * the call: `POST /{city}/api/files/?kind=image|pdf&name=<file name>` with the raw bytes as
- * application/octet-stream, answered 201 `{url, kind, bytes, width?, height?}`. XMLHttpRequest (not
- * fetch) for upload progress; a 401 refreshes the session once and retries, like every other call.
+ * application/octet-stream, answered 201 `{url, kind, bytes, width?, height?}`. The limits are the
+ * server's (src/shared/uploads.ts). XMLHttpRequest (not fetch) for upload progress, sent through the
+ * console's one 401 rule (`sendWithRefresh` of ../providers/http.ts) and its error messages.
  */
+import { isListField } from '@/shared/field-types';
 import type { FieldSchema } from '@/shared/registry';
-import { ApiRequestError } from '../providers/api-error';
-import { errorMessage, networkError, refreshSession } from '../providers/http';
+import { IMAGE_EXTENSIONS, maxBytes, type FileKind } from '@/shared/uploads';
+import { answerError, networkError, sendWithRefresh } from '../providers/http';
 import { currentLanguage } from '../i18n';
 
-/** Largest image (000 5; 001 9): 15 MB. */
-export const IMAGE_MAX_BYTES = 15_728_640;
-/** Largest PDF (000 5; 001 9). */
-export const PDF_MAX_BYTES = 40_000_000;
-/** Accepted image extensions (000 5). */
-export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif'] as const;
-
 export type UploadKind = NonNullable<FieldSchema['x-upload']>['kind'];
-export type FileKind = 'image' | 'pdf';
+export type { FileKind };
 
 /** The answer of the upload call. */
 export interface UploadedFile {
@@ -55,15 +50,9 @@ export function acceptAttribute(kind: UploadKind): string {
     .join(',');
 }
 
-/** Largest size of a file kind in bytes. */
-export function maxBytes(kind: FileKind): number {
-  return kind === 'image' ? IMAGE_MAX_BYTES : PDF_MAX_BYTES;
-}
-
 /** How many files a field holds at most (1 for a single string field). */
 export function maxFiles(prop: Pick<FieldSchema, 'x-upload' | 'type'>): number {
-  const isArray = Array.isArray(prop.type) ? prop.type.includes('array') : prop.type === 'array';
-  return isArray ? (prop['x-upload']?.maxItems ?? Number.POSITIVE_INFINITY) : 1;
+  return isListField(prop) ? (prop['x-upload']?.maxItems ?? Number.POSITIVE_INFINITY) : 1;
 }
 
 /** Megabytes with one decimal, for messages ('15.0'). */
@@ -97,20 +86,6 @@ export function uploadPath(city: string, kind: FileKind, name: string): string {
   return `/${encodeURIComponent(city)}/api/files/?${q.toString()}`;
 }
 
-function parseError(status: number, text: string): ApiRequestError {
-  let body: { detail?: unknown; code?: unknown; fields?: unknown } = {};
-  try {
-    body = JSON.parse(text) as typeof body;
-  } catch {
-    body = {};
-  }
-  const detail = typeof body.detail === 'string' ? body.detail : '';
-  const code = typeof body.code === 'string' ? body.code : status >= 500 ? 'server_error' : 'error';
-  const fields = body.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string[]>) : undefined;
-  // The server's refusal (size, type, pixels) is what the user reads; the catalogue's text otherwise.
-  return new ApiRequestError({ status, code, detail, fields, message: errorMessage(status, code, detail, fields) });
-}
-
 function sendOnce(path: string, file: Blob, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -132,18 +107,14 @@ function sendOnce(path: string, file: Blob, onProgress: (percent: number) => voi
 
 /**
  * Uploads one file of `kind` in `city`, reporting progress (0–100). Answers the stored file.
- * Errors: `ApiRequestError` with the server's message when it refuses (400/413/415), the catalogue's
- * texts otherwise.
+ * A 401 is refreshed and sent again like every call (`sendWithRefresh`).
+ * Errors: `ApiRequestError` with the server's message when it refuses (400/413/415: size, type,
+ * pixels), the catalogue's texts otherwise (`answerError`); status 0 when no answer came.
  */
 export async function uploadFile(city: string, file: File, kind: FileKind, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<UploadedFile> {
   const path = uploadPath(city, kind, file.name);
-  let answer = await sendOnce(path, file, onProgress, signal);
-  if (answer.status === 401) {
-    const outcome = await refreshSession();
-    if (outcome === 'unreachable') throw networkError();
-    if (outcome === 'refreshed') answer = await sendOnce(path, file, onProgress, signal);
-  }
-  if (answer.status < 200 || answer.status >= 300) throw parseError(answer.status, answer.text);
+  const answer = await sendWithRefresh(() => sendOnce(path, file, onProgress, signal));
+  if (answer.status < 200 || answer.status >= 300) throw answerError(answer.status, answer.text);
   onProgress(100);
   return JSON.parse(answer.text) as UploadedFile;
 }

@@ -1,9 +1,10 @@
 /**
- * The one authorization check of every route (DESIGN.md 'One set of permission rules'; 000 6;
- * 001 8): the shared CASL ability of (profile, city), enforced on the server.
+ * The one authorization check of every route (000 6 Roles; 001 8; docs/architecture.md 'Roles'): the
+ * shared CASL ability of (profile, city), cached, enforced on the server, and the own-row limits read
+ * from its rules.
  */
 import type { FastifyRequest } from 'fastify';
-import { defineAbilityFor, type AbilityProfile, type AppAbility } from '../../shared/ability';
+import { defineAbilityFor, ownedRowsOf, type AbilityProfile, type AppAbility, type OwnedRows } from '../../shared/ability';
 import { DEFAULT_CITY } from '../../shared/constants';
 import { registry, type Action, type ResourceDef } from '../../shared/registry';
 import type { City, Profile } from '../../shared/roles';
@@ -13,6 +14,8 @@ import { findCity } from '../repositories/city-repository';
 export interface Authorized {
   profile: Profile;
   city: City;
+  /** The caller's ability in that city (shared, cached: never `update` it). */
+  ability: AppAbility;
 }
 
 export interface AuthorizeOptions {
@@ -112,7 +115,18 @@ export async function authorize(
   const actions = typeof action === 'string' ? [action] : action;
   const subjects = typeof subject === 'string' ? [subject] : subject;
   if (!actions.some((a) => subjects.some((s) => ability.can(a, s)))) throw new HttpError('forbidden');
-  return { profile, city };
+  return { profile, city, ability };
+}
+
+/**
+ * The caller's own-row limits on the rows of `def` when doing `action` on `subject` (default: the
+ * resource), as its ability's rules have them (src/shared/ability.ts `ownedRowsOf`; 000 6). Empty: no
+ * limit. Errors: 403 `forbidden` when the ability allows no such row at all.
+ */
+export function ownedRowsFor(authorized: Pick<Authorized, 'ability'>, action: Action, def: ResourceDef, subject: string = def.name): OwnedRows[] {
+  const owned = ownedRowsOf(authorized.ability, action, subject, def);
+  if (!owned) throw new HttpError('forbidden');
+  return owned;
 }
 
 /** The signed-in profile. Errors: 401 `unauthorized`. */

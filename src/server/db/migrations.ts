@@ -148,6 +148,17 @@ const MIGRATIONS: Migration[] = [
         ALTER TABLE users ADD COLUMN chat_admin_unread integer NOT NULL DEFAULT 0 CHECK (chat_admin_unread >= 0);
       `),
   },
+  {
+    // Nullable number fields (`["integer","null"]`, src/shared/field-types.ts) are compared and sorted
+    // as numbers now: their expression indexes, made on text before, are made again by
+    // db/resource-tables.ts `ensureResourceTables`, which runs after the migrations.
+    name: '0005-nullable-number-indexes',
+    up: (tx) =>
+      tx.exec(`
+        DROP INDEX IF EXISTS r_genre_s_parent_id;
+        DROP INDEX IF EXISTS r_work_genre_s_parent_id;
+      `),
+  },
 ];
 
 /** umzug storage in the `schema_migrations` table of the transaction it is given. */

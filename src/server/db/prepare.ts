@@ -20,12 +20,12 @@ export interface Prepared {
  * Migrates, creates the tables of `resources` (default: the registry) and seeds a new database
  * (demo users and content when `demo`). On PGlite, where this process is the only writer, the list
  * counts are also recomputed so rows written by other means are counted (not on a new database,
- * whose tables are empty). Then every city of a manifest (`options.manifests`, default menus/*.json)
+ * whose tables are empty). Then every city of a manifest (`options.manifests`, default menus/*.json as read at start: ../manifests.ts)
  * without a row gets one.
  */
 export async function prepareDatabase(
   db: Database,
-  options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef>; manifests?: Record<string, Manifest> },
+  options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef>; manifests?: Readonly<Record<string, Manifest>> },
 ): Promise<Prepared> {
   const resources = options.resources ?? registry;
   const migrations = await migrate(db);

@@ -6,6 +6,7 @@
  * pg_trgm is available. Global resources keep their rows under the city key `*`.
  * Also the SQL expressions of fields, shared with the repository so queries match the indexes.
  */
+import { isNumericField } from '../../shared/field-types';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database } from './database';
 import { LOCK_RESOURCE_TABLES } from './migrations';
@@ -24,15 +25,15 @@ export function tableName(def: ResourceDef): string {
 
 /**
  * The SQL expression of a field of a resource row: `id` for the id field, `created_at` for the
- * created field, `((data->>'f')::numeric)` for number fields, `(data->>'f')` otherwise.
+ * created field, `((data->>'f')::numeric)` for number fields (`isNumericField`: integer or number,
+ * nullable or not), `(data->>'f')` otherwise.
  * Throws for a field name that is not a plain identifier.
  */
 export function fieldExpr(def: ResourceDef, field: string): string {
   if (field === def.idField) return 'id';
   if (field === def.createdField) return 'created_at';
   checkIdent('field name', field);
-  const type = def.schema.properties[field]?.type;
-  return type === 'integer' || type === 'number' ? `((data->>'${field}')::numeric)` : `(data->>'${field}')`;
+  return isNumericField(def.schema.properties[field]) ? `((data->>'${field}')::numeric)` : `(data->>'${field}')`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * are made from, so the document cannot drift from what is served. Components (one schema per
  * resource, the list envelope, the error) are named here and built in document.ts.
  */
+import { CSV_ENCODINGS } from '../../shared/list-export';
 import type { ActionDef, ApiCall, ApiOperation, ResourceDef } from '../../shared/registry';
 import { placeholdersOf } from '../paths';
 
@@ -213,8 +214,12 @@ export function actionOperation(def: ResourceDef, action: ActionDef, path: strin
       break;
     }
     case 'export':
-      params.push(...listParameters(def, action.query).filter((p) => p.name !== 'limit' && p.name !== 'offset'));
-      o.responses = { ...ok(200, 'CSV of every matching row (UTF-8 with BOM)', { 'text/csv': { schema: { type: 'string' } } }), ...errors() };
+      params.push(
+        ...listParameters(def, action.query).filter((p) => p.name !== 'limit' && p.name !== 'offset'),
+        query('encoding', { type: 'string', enum: [...CSV_ENCODINGS], default: 'utf-8' }, 'UTF-8 with a BOM, or Shift_JIS (CP932); another one is a 400'),
+        query('columns', { type: 'string' }, 'Comma-separated fields among the export\'s, in order (default all of them)'),
+      );
+      o.responses = { ...ok(200, 'CSV of every matching row, titles translated (src/server/routes/csv-export.ts)', { 'text/csv': { schema: { type: 'string' } } }), ...errors() };
       break;
     case 'sum':
       params.push(...listParameters(def, action.query).filter((p) => p.name !== 'limit' && p.name !== 'offset'));

@@ -6,6 +6,7 @@
  * Every value is a parameter; field names are checked identifiers (db/resource-tables.ts).
  */
 import type { OwnedRows } from '../../shared/ability';
+import { isListField, isNumericField } from '../../shared/field-types';
 import { decodeListQuery, type DecodedListQuery } from '../../shared/list-query';
 import type { ListFilter, ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
@@ -80,8 +81,7 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
       parts.push(`${textExpr(def, field)} IN (SELECT id::text FROM ${tableName(target)} WHERE ${textExpr(target, through.field)} = ANY($${n}::text[]))`);
       continue;
     }
-    const type = def.schema.properties[field]?.type;
-    const isList = field !== def.idField && (Array.isArray(type) ? type : [type]).includes('array');
+    const isList = field !== def.idField && isListField(def.schema.properties[field]);
     parts.push(
       isList
         ? `EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(data->'${field}') = 'array' THEN data->'${field}' ELSE '[]'::jsonb END) AS o(v) WHERE o.v = ANY($${n}::text[]))`
@@ -139,7 +139,7 @@ export function listWhere(def: ResourceDef, query: DecodedListQuery, match: Matc
 function filterSql(def: ResourceDef, filter: ListFilter, value: string, params: unknown[]): string {
   if (filter.kind === 'equals') {
     const expr = fieldExpr(def, filter.field);
-    const numeric = expr === 'id' || expr.endsWith('::numeric)');
+    const numeric = expr === 'id' || isNumericField(def.schema.properties[filter.field]);
     if (numeric && !/^-?\d+(\.\d+)?$/.test(value.trim())) throw badParam(filter.param, 'validation.generic.type', { type: 'number' });
     if (expr === 'created_at') {
       if (Number.isNaN(Date.parse(value))) throw badParam(filter.param, 'validation.generic.format', { format: 'date-time' });

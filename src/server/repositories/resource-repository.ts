@@ -116,28 +116,6 @@ export async function listRecords(db: Database, def: ResourceDef, city: string, 
   return listAnswer(rows.map((r) => toRow(def, r)), total, decoded.page);
 }
 
-/**
- * Every record of a list query (search, filters, order, `match`), without paging, at most `max`
- * (exports). Read in pages of 1000.
- */
-export async function allRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>, match: Match, max: number): Promise<ResourceRow[]> {
-  const params: unknown[] = [city];
-  const decoded = readListQuery(def, query);
-  const where = listWhere(def, decoded, match, params);
-  const order = orderSql(def, decoded.order);
-  const out: ResourceRow[] = [];
-  for (let offset = 0; offset < max; offset += 1000) {
-    const limit = Math.min(1000, max - offset);
-    const rows = await db.query<DbRow>(
-      `SELECT ${COLUMNS} FROM ${tableName(def)} WHERE ${where.sql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, limit, offset],
-    );
-    out.push(...rows.map((r) => toRow(def, r)));
-    if (rows.length < limit) break;
-  }
-  return out;
-}
-
 /** The id of a path, or 404 `not_found` when it cannot be one. */
 export function parseId(id: unknown): number {
   const s = String(id);

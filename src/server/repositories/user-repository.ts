@@ -3,7 +3,7 @@
  * never leaves this file except through `findCredentials` (sign-in, password change).
  */
 import { randomBytes } from 'node:crypto';
-import { ROLES, type City, type Profile, type Role } from '../../shared/roles';
+import { ROLES, USER_FILTERS, type City, type Profile, type Role, type UserFilter } from '../../shared/roles';
 import type { Database, Queryable } from '../db/database';
 import { hashRefreshToken as hashToken } from '../auth/tokens';
 import { escapeLike } from './resource-repository';
@@ -191,13 +191,8 @@ export async function updateUser(db: Queryable, id: number, patch: UserPatch): P
   if (sets.length > 0) await db.query(`UPDATE users SET ${sets.join(', ')} WHERE id = $1`, params);
 }
 
-/**
- * The `filter_by` values of the user list (000 6 User filter options, snake_case): `all`, `member`
- * (permission Member, captains included), `ad_user` (Advertiser), `ad_user_with_shop` /
- * `ad_user_without_shop` (Advertiser with / without advertisements), `operator`, `president`.
- */
-export const USER_FILTERS = ['all', 'member', 'ad_user', 'ad_user_with_shop', 'ad_user_without_shop', 'operator', 'president'] as const;
-export type UserFilter = (typeof USER_FILTERS)[number];
+// The `filter_by` values of the user list: USER_FILTERS of src/shared/roles.ts (the console's select too).
+export { USER_FILTERS, type UserFilter };
 
 const FILTER_SQL: Record<UserFilter, string> = {
   all: 'true',

@@ -15,16 +15,18 @@
  * - create-child {id} → 201 `resource` row with `parentField` = {id} (and `set`); the caller must also
  *                be allowed to create `resource`
  * - bulk-update  body {ids, ...fields} → 200 {count, content}
- * - export       → 200 text/csv of the list (its filters, search and order), UTF-8 with BOM (or Shift_JIS
- *   with `?encoding=shift_jis`), formula-escaped
+ * - export       → 200 text/csv of the list (its filters, search and order; `fields`, default every
+ *                field, as the columns, `columns` may pick among them), streamed: the one export of
+ *                ./csv-export.ts (translated titles, UTF-8 with BOM or `?encoding=shift_jis`, another
+ *                encoding 400, formula-escaped)
  * - sum          → 200 {count, sums} or, with `groupBy`, {content: [{group, count, sums}]}
  * - show         {id} → 200 row
  */
 import type { FastifyInstance } from 'fastify';
-import { actionSubject, ownedRows } from '../../shared/ability';
+import { actionSubject } from '../../shared/ability';
+import { isListField, isNumericField } from '../../shared/field-types';
 import type { ActionDef, ResourceDef } from '../../shared/registry';
-import { authorize } from '../auth/authorize';
-import { CSV_ENCODINGS, encodeCsv, toCsv, type CsvEncoding } from '../csv';
+import { authorize, ownedRowsFor } from '../auth/authorize';
 import { HttpError } from '../http-error';
 import { validateFields } from '../repositories/partial-validation';
 import { storageCity } from '../db/resource-tables';
@@ -32,11 +34,9 @@ import { actionOperation } from '../openapi/operations';
 import { idParamOf } from '../paths';
 import { bulkUpdate, changeRecord, countRecords, setAll, sumRecords } from '../repositories/action-repository';
 import type { Match } from '../repositories/record-query';
-import { allRecords, createRecord, getRecord, listRecords, parseId } from '../repositories/resource-repository';
+import { createRecord, getRecord, listRecords, parseId } from '../repositories/resource-repository';
 import { registerCall, type CallContext } from './call-route';
-
-/** The most rows an export answers. */
-export const MAX_EXPORT_ROWS = 100_000;
+import { sendCsvExport } from './csv-export';
 
 const NEEDS_ROW = new Set<ActionDef['kind']>(['set', 'toggle', 'children', 'create-child', 'show']);
 
@@ -58,10 +58,9 @@ function bodyFields(def: ResourceDef, body: unknown, fields: readonly string[]):
 
 /** The value a child stores in its parent field: the id as the field's type wants it. */
 function parentValue(child: ResourceDef, field: string, id: number): unknown {
-  const type = child.schema.properties[field]?.type;
-  const types = Array.isArray(type) ? type : [type];
-  if (types.includes('array')) return [id];
-  if (types.includes('integer') || types.includes('number')) return id;
+  const prop = child.schema.properties[field];
+  if (isListField(prop)) return [id];
+  if (isNumericField(prop)) return id;
   return String(id);
 }
 
@@ -109,21 +108,9 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
         bulkUpdate(db, def, c.key, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where, owner: c.owned }, resources, auditAction });
     case 'export': {
       const columns = action.fields ?? Object.keys(def.schema.properties);
-      return async (c) => {
-        const rows = await allRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }, MAX_EXPORT_ROWS);
-        const csv = toCsv(
-          columns,
-          rows.map((r) => columns.map((f) => r[f])),
-        );
-        const asked = String(query(c).encoding ?? '').toLowerCase();
-        const { bytes, contentType } = encodeCsv(csv, (CSV_ENCODINGS as readonly string[]).includes(asked) ? (asked as CsvEncoding) : 'utf-8');
-        return c.reply
-          .code(200)
-          .header('content-type', contentType)
-          .header('content-disposition', `attachment; filename="${def.name}.csv"`)
-          .header('x-content-type-options', 'nosniff')
-          .send(bytes);
-      };
+      // The one export (./csv-export.ts); awaiting the reply waits for its last byte, so the call sees it sent.
+      return (c) =>
+        sendCsvExport(c.reply, { db, def, city: c.key, query: query(c), match: { ...listMatch, owner: c.owned }, columns, language: c.request.headers['accept-language'] });
     }
     case 'children':
     case 'create-child': {
@@ -132,25 +119,25 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       const childWhere = (action.where ?? {}) as Record<string, unknown>;
       if (action.kind === 'children') {
         return async (c) => {
-          await authorize(c.request, 'read', child.name, { city: c.named });
+          const onChild = await authorize(c.request, 'read', child.name, { city: c.named });
           const id = parseId(c.id);
           await getRecord(db, def, c.key, id, { owner: c.owned });
           return listRecords(db, child, storageCity(child, c.named), query(c), {
             where: { ...child.api.list.where, ...childWhere },
             exclude: child.api.list.exclude,
             parent: { field: parentField, id },
-            owner: ownedRows(child, c.profile),
+            owner: ownedRowsFor(onChild, 'read', child),
           });
         };
       }
       return async (c) => {
-        await authorize(c.request, 'create', child.name, { city: c.named });
+        const onChild = await authorize(c.request, 'create', child.name, { city: c.named });
         const id = parseId(c.id);
         await getRecord(db, def, c.key, id, { owner: c.owned });
         const forced = { ...child.api.create?.where, ...(action.set ?? {}), [parentField]: parentValue(child, parentField, id) };
         return createRecord(db, child, storageCity(child, c.named), c.request.body ?? {}, c.actor, {
           forced,
-          match: { owner: ownedRows(child, c.profile) },
+          match: { owner: ownedRowsFor(onChild, 'create', child) },
           resources,
           auditAction,
         });

@@ -12,10 +12,10 @@
  * has no `{city}`, and is authorized in that city (./row-city).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ownedRows, type OwnedRows } from '../../shared/ability';
+import type { OwnedRows } from '../../shared/ability';
 import type { Action, ApiCall, ResourceDef } from '../../shared/registry';
 import type { City, Profile } from '../../shared/roles';
-import { authorize } from '../auth/authorize';
+import { authorize, ownedRowsFor } from '../auth/authorize';
 import type { Database } from '../db/database';
 import { storageCity } from '../db/resource-tables';
 import type { OpenApiOperation } from '../openapi/operations';
@@ -117,7 +117,8 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
             throw new HttpError('not_found');
           }
         } else named = literal !== null && (await isCity(app.db, literal)) ? literal : null;
-        const { profile, city } = await authorize(request, route.permission, subject, { city: named });
+        const authorized = await authorize(request, route.permission, subject, { city: named });
+        const { profile, city } = authorized;
         const ctx: CallContext = {
           request,
           reply,
@@ -127,7 +128,7 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
           key: storageCity(route.def, named),
           id: idParam ? params[idParam] : undefined,
           actor: { userId: profile.id },
-          owned: ownedRows(route.def, profile),
+          owned: ownedRowsFor(authorized, route.permission, route.def, subject),
         };
         const answer = await route.handler(ctx);
         if (reply.sent) return reply;

@@ -17,6 +17,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResourceDef } from '../../shared/registry';
+import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, PDF_MAX_BYTES } from '../../shared/uploads';
 import { authorize } from '../auth/authorize';
 import type { Config } from '../config';
 import { CONTENT_TYPES, EXTENSIONS, FILE_NAME, fileUrl } from '../files/file-names';
@@ -25,11 +26,6 @@ import { sniff } from '../files/sniff';
 import { HttpError } from '../http-error';
 import { errorAnswer, sendNotFound } from '../plugins/errors';
 import { translatorFor } from '../translator';
-
-/** Limits of 001 9 (Text and file limits). */
-export const IMAGE_MAX_BYTES = 15_728_640;
-export const IMAGE_MAX_PIXELS = 178_956_970;
-export const PDF_MAX_BYTES = 40_000_000;
 
 /** Content types whose body is read as the file's bytes. */
 export const UPLOAD_CONTENT_TYPES = ['application/octet-stream', 'image/jpeg', 'image/png', 'image/gif', 'application/pdf'];
@@ -93,7 +89,7 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { config: C
             tags: ['files'],
             summary: 'Upload an image or a PDF',
             description:
-              'The body is the file (000 5 Files). The content decides the type: JPEG, PNG or GIF images up to 15,728,640 bytes and 178,956,970 pixels, PDFs up to 40,000,000 bytes (path ours).',
+              `The body is the file (000 5 Files). The content decides the type: JPEG, PNG or GIF images up to ${n(IMAGE_MAX_BYTES)} bytes and ${n(IMAGE_MAX_PIXELS)} pixels, PDFs up to ${n(PDF_MAX_BYTES)} bytes (path ours).`,
             parameters: [
               { name: 'city', in: 'path', required: true, schema: { type: 'string' } },
               { name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: ['image', 'pdf'] } },

@@ -18,6 +18,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { callSubject } from '../../shared/ability';
+import { isNumericField } from '../../shared/field-types';
 import { OPERATION_ACTION, type ApiCall, type ApiOperation, type ResourceDef } from '../../shared/registry';
 import { crudOperation } from '../openapi/operations';
 import { idParamOf, routeKey } from '../paths';
@@ -42,9 +43,7 @@ function fieldParams(def: ResourceDef, params: unknown): Record<string, unknown>
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries((params ?? {}) as Record<string, string>)) {
     if (k === 'city' || k === def.idField || !(k in def.schema.properties) || typeof v !== 'string') continue;
-    const type = def.schema.properties[k].type;
-    const numeric = (Array.isArray(type) ? type : [type]).some((x) => x === 'integer' || x === 'number');
-    out[k] = numeric && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+    out[k] = isNumericField(def.schema.properties[k]) && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
   }
   return out;
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { displayKind, formatNumber, formatValue, isRelativeField } from '@/console/resources/format-value';
-import { coerceIn, coerceOut } from '@/console/resources/coerce';
+import { coerceIn, coerceOut } from '@/shared/coerce';
 import { createI18n } from '@/shared/i18n';
 import type { FieldSchema } from '@/shared/registry';
 

@@ -1,6 +1,6 @@
 /**
- * Generated-page routes: every resource of the registry gets list, create, edit and show routes under
- * /:city, and every menu entry of every manifest that names a resource resolves to them.
+ * Generated-page routes: every resource of the registry gets list, create, edit, show and clone
+ * routes under /:city, and every menu entry of every manifest that names a resource resolves to them.
  */
 import { describe, expect, it } from 'vitest';
 import { refineResources, resourceRoutes, routePaths } from '@/console/resources/resource-routes';
@@ -14,7 +14,7 @@ describe('resource routes', () => {
       const routes = resourceRoutes([{ key: def.name, resource: def.name, icon: 'ReadOutlined', title: def.label }]);
       expect(routes).toHaveLength(1);
       const [r] = routes;
-      expect(r).toMatchObject({ identifier: def.name, resource: def.name, list: def.name, create: `${def.name}/create`, edit: `${def.name}/edit/:id`, show: `${def.name}/show/:id` });
+      expect(r).toMatchObject({ identifier: def.name, resource: def.name, list: def.name, create: `${def.name}/create`, edit: `${def.name}/edit/:id`, show: `${def.name}/show/:id`, clone: `${def.name}/clone/:id` });
       const [res] = refineResources(routes, (k) => `t:${k}`);
       expect(res).toMatchObject({
         name: def.name,
@@ -22,6 +22,7 @@ describe('resource routes', () => {
         create: `/:city/${def.name}/create`,
         edit: `/:city/${def.name}/edit/:id`,
         show: `/:city/${def.name}/show/:id`,
+        clone: `/:city/${def.name}/clone/:id`,
         meta: { label: `t:${def.label}` },
       });
     }

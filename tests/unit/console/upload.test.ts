@@ -4,18 +4,12 @@
  * bytes to POST /{city}/api/files/?kind&name, reports progress and surfaces the server's message.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  acceptAttribute,
-  checkCount,
-  checkFile,
-  fileKindOf,
-  IMAGE_MAX_BYTES,
-  maxFiles,
-  PDF_MAX_BYTES,
-  uploadFile,
-  uploadPath,
-} from '@/console/resources/upload';
+import { acceptAttribute, checkCount, checkFile, fileKindOf, maxFiles, uploadFile, uploadPath } from '@/console/resources/upload';
+import { IMAGE_MAX_BYTES, PDF_MAX_BYTES } from '@/shared/uploads';
 import { i18n } from '@/console/i18n';
+import { request } from '@/console/providers/http';
+import { getSession, setProfile } from '@/console/providers/session';
+import type { Profile } from '@/shared/roles';
 
 beforeEach(async () => {
   await i18n.changeLanguage('ja');
@@ -141,5 +135,45 @@ describe('uploadFile', () => {
     installXhr([{ status: 401, body: { code: 'unauthorized' } }]);
     const e = await uploadFile('kobe', png, 'image', () => undefined).catch((x: unknown) => x);
     expect(e).toMatchObject({ status: 0, code: 'network', message: 'Server Error Occured. Please Try Again !' });
+  });
+
+  it('a 401 after the refresh signs the session out, as every call of http.ts does', async () => {
+    setProfile({ id: 7, username: 'operator', permission: 'Operator' } as Profile);
+    vi.stubGlobal('fetch', async () => new Response('{}', { status: 200 }));
+    const sent = installXhr([
+      { status: 401, body: { code: 'unauthorized' } },
+      { status: 401, body: { code: 'unauthorized' } },
+    ]);
+    const e = await uploadFile('kobe', png, 'image', () => undefined).catch((x: unknown) => x);
+    expect(sent).toHaveLength(2);
+    expect(e).toMatchObject({ status: 401 });
+    expect(getSession()).toMatchObject({ profile: null, signedOut: true });
+  });
+
+  it('an upload and a JSON call refused at once share one refresh (single-flight) and are both sent again', async () => {
+    const stored = { url: '/files/0123456789abcdef0123456789abcdef.png', kind: 'image', bytes: 4 };
+    let refreshes = 0;
+    const refused = new Set<string>();
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (url.includes('/refresh-token')) {
+        refreshes += 1;
+        await new Promise((r) => setTimeout(r, 20));
+        return new Response('{}', { status: 200 });
+      }
+      if (!refused.has(url)) {
+        refused.add(url);
+        return new Response('{"code":"unauthorized"}', { status: 401 });
+      }
+      return new Response('{"ok":true}', { status: 200 });
+    });
+    const sent = installXhr([
+      { status: 401, body: { code: 'unauthorized' } },
+      { status: 201, body: stored },
+    ]);
+    const [answer, file] = await Promise.all([request<{ ok: boolean }>('/kobe/api/city/admin-news/'), uploadFile('kobe', png, 'image', () => undefined)]);
+    expect(answer).toEqual({ ok: true });
+    expect(file.url).toBe(stored.url);
+    expect(sent).toHaveLength(2);
+    expect(refreshes).toBe(1);
   });
 });

@@ -2,19 +2,21 @@
  * `npm run new-city` (000 6; README 'Adding a city'): the script writes a manifest extending the
  * default with the Japanese name and refuses bad input; at the next start the server makes the city's
  * row (keeping the others), the city is in GET /default/api/city/info/ (what the city page lists),
- * its API answers, and it serves the default menu. Runs against a temporary copy of menus/
- * (MENUS_DIR), on the real database of the server tests.
+ * its API answers, and the console receives its manifest from GET /default/api/console/manifests
+ * (no console build). A manifest that fails its checks stops the start, naming the file. Runs
+ * against a temporary copy of menus/ (MENUS_DIR), on the real database of the server tests.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { buildApp } from '../../../src/server/app';
 import { prepareDatabase } from '../../../src/server/db/prepare';
 import { ensureManifestCities } from '../../../src/server/seed';
-import { manifestCities, menuFor, type Manifest } from '../../../src/shared/manifest';
+import { loadManifests } from '../../../src/server/manifests';
+import { manifestCities, menuFor } from '../../../src/shared/manifest';
 import { bearer, login, openTestDatabase, testConfig } from './helpers';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -30,11 +32,6 @@ async function newCity(...args: string[]): Promise<{ code: number; out: string }
   );
 }
 
-async function manifestsIn(folder: string): Promise<Record<string, Manifest>> {
-  const out: Record<string, Manifest> = {};
-  for (const f of (await readdir(folder)).filter((f) => f.endsWith('.json'))) out[f.slice(0, -5)] = JSON.parse(await readFile(join(folder, f), 'utf8'));
-  return out;
-}
 
 describe('npm run new-city', () => {
   it('writes menus/<code>.json extending default with the Japanese name', async () => {
@@ -68,14 +65,14 @@ describe('npm run new-city', () => {
       const before = await db.query<{ id: number; name: string }>('SELECT id, name FROM cities ORDER BY id');
       expect(before.map((c) => c.name)).not.toContain('hyogo');
       expect(before.map((c) => c.name).sort()).toEqual(manifestCities().map((c) => c.name).sort());
-      const all = await manifestsIn(dir);
+      const all = loadManifests(dir);
       await prepareDatabase(db, { demo: true, manifests: all });
       expect(await ensureManifestCities(db, all)).toEqual([]);
       const after = await db.query<{ id: number; name: string }>('SELECT id, name FROM cities ORDER BY id');
       expect(after.slice(0, before.length)).toEqual(before);
       expect(after.slice(before.length).map((c) => c.name)).toEqual(['hyogo']);
 
-      const app = await buildApp({ db, config: testConfig() });
+      const app = await buildApp({ db, config: testConfig(), manifests: all });
       await app.ready();
       try {
         const admin = await login(app, 'administrator');
@@ -87,15 +84,34 @@ describe('npm run new-city', () => {
         const news = await app.inject({ method: 'GET', url: '/hyogo/api/city/admin-news/', headers: bearer(admin) });
         expect(news.statusCode, news.body).toBe(200);
         expect(news.json().content).toEqual([]);
+        // The console's menus come from the server: the new city's manifest, then a 304 for the same ETag.
+        const served = await app.inject({ method: 'GET', url: '/default/api/console/manifests' });
+        expect(served.statusCode).toBe(200);
+        expect(served.headers['cache-control']).toBe('no-cache');
+        expect(served.json().hyogo).toEqual({ $schema: '../schemas/meta/manifest.schema.json', name_ja: '兵庫県', extends: 'default' });
+        const again = await app.inject({ method: 'GET', url: '/default/api/console/manifests', headers: { 'if-none-match': String(served.headers.etag) } });
+        expect(again.statusCode).toBe(304);
+        expect(again.body).toBe('');
       } finally {
         await app.close();
       }
     } finally {
       await cleanup();
     }
-    const all = await manifestsIn(dir);
+    const all = loadManifests(dir);
     expect(menuFor('Administrator', 'hyogo', all).length).toBeGreaterThan(10);
     expect(menuFor('Administrator', 'hyogo', all)).toEqual(menuFor('Administrator', 'default', all));
     expect(menuFor('Advertiser', 'hyogo', all)).toEqual(menuFor('Advertiser', 'default', all));
+  });
+
+  it('refuses to start on a manifest that fails its checks, naming the file', async () => {
+    const bad = await mkdtemp(join(tmpdir(), 'bad-menus-'));
+    try {
+      await cp(join(root, 'menus'), bad, { recursive: true });
+      await writeFile(join(bad, 'nara.json'), JSON.stringify({ name_ja: '奈良市', extends: 'nowhere', colour: 'red' }));
+      expect(() => loadManifests(bad)).toThrow(/menus\/nara\.json: \/ must NOT have additional properties.*menus\/nara\.json: menus: unknown manifest 'nowhere'/);
+    } finally {
+      await rm(bad, { recursive: true, force: true });
+    }
   });
 });

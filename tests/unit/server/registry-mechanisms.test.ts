@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegistry } from '../../../src/shared/registry';
 import { buildApp } from '../../../src/server/app';
-import { csvCell, toCsv } from '../../../src/server/csv';
+import { csvCell } from '../../../src/server/csv';
 import { migrate } from '../../../src/server/db/migrations';
 import { bearer, createTestApp, login, openTestDatabase, testConfig, type Session, type TestApp } from './helpers';
 import { TEST_SCHEMAS, testRegistry } from './fixtures/test-resources';
@@ -290,7 +290,6 @@ describe('CSV export', () => {
       '12',
       '"[""a""]"',
     ]);
-    expect(toCsv(['a'], [[1]])).toBe('\uFEFFa\r\n1\r\n');
   });
 
   it('answers the list with its filters as UTF-8 CSV with a BOM, every dangerous cell escaped', async () => {
@@ -305,7 +304,8 @@ describe('CSV export', () => {
     expect(r.headers['content-disposition']).toBe('attachment; filename="t_ad.csv"');
     expect(r.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = r.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,name,price,status,pass_option');
+    // The fields' titles in the request's language (Japanese by default; a key without a text stays the key).
+    expect(lines[0]).toBe('ID,fields.name,fields.price,fields.status,fields.pass_option');
     expect(lines.slice(1).map((l) => l.replace(/^\d+,/, ''))).toEqual([
       `'+81,5,private,"[""a"",""b""]"`,
       `"'=HYPERLINK(""http://x"")",5,private,"[""a"",""b""]"`,
@@ -313,6 +313,23 @@ describe('CSV export', () => {
       `普通の店,5,private,"[""a"",""b""]"`,
     ]);
     expect((await call('GET', '/shonan/api/t-ads/export/', null)).statusCode).toBe(401);
+  });
+
+  it('is the one export of any list: the same lines as GET /exports/{resource}/ with the same columns, and a 400 for an unknown encoding', async () => {
+    const columns = 'id,name,price,status,pass_option';
+    const action = await call('GET', '/shonan/api/t-ads/export/?status=private&order_by=name&encoding=shift_jis', admin);
+    const generic = await call('GET', `/shonan/api/exports/t_ad/?status=private&order_by=name&encoding=shift_jis&columns=${columns}`, admin);
+    expect(action.statusCode, action.body).toBe(200);
+    expect(generic.statusCode, generic.body).toBe(200);
+    expect(action.headers['content-type']).toBe('text/csv; charset=Shift_JIS');
+    expect(action.rawPayload.equals(generic.rawPayload)).toBe(true);
+    // `columns` picks among the action's fields, in the order asked; others are ignored.
+    const picked = await call('GET', '/shonan/api/t-ads/export/?columns=name,note,id&order_by=name', admin);
+    expect(picked.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('fields.name,ID');
+    // The action no longer falls back to UTF-8 silently.
+    const bad = await call('GET', '/shonan/api/t-ads/export/?encoding=latin1', admin);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'validation', fields: { encoding: expect.any(Array) } });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { subject } from '@casl/ability';
-import { callSubject, defineAbilityFor, ownedRows } from '@/shared/ability';
+import { callSubject, defineAbilityFor, ownedRowsOf, type AbilityProfile } from '@/shared/ability';
 import { buildRegistry, getResource } from '@/shared/registry';
 import { effectiveRole, type City, type Role } from '@/shared/roles';
 
@@ -88,6 +88,10 @@ describe('000 6 Specifics: the allowed roles can, the others cannot', () => {
   }
 });
 
+/** The own-row limits the server reads from the ability's rules (the source of its SQL). */
+const ownedRows = (def: ReturnType<typeof getResource>, profile: AbilityProfile, action: 'read' | 'update' = 'read') =>
+  ownedRowsOf(defineAbilityFor(profile, 'kobe'), action, def.name, def);
+
 describe('own rows as CASL conditions (000 6: shops, school, group and classes)', () => {
   it('lets an Advertiser change only the coupons of its shops', () => {
     const ability = defineAbilityFor(as('Advertiser', { advertisements: [7] }), 'kobe');
@@ -106,6 +110,9 @@ describe('own rows as CASL conditions (000 6: shops, school, group and classes)'
   });
   it('gives nothing of a limited resource to a profile without values', () => {
     expect(ownedRows(getResource('school'), as('President'))).toEqual([{ field: 'id', values: [] }]);
+  });
+  it('answers no limits for a role without any rule on the subject', () => {
+    expect(ownedRowsOf(defineAbilityFor(as('Advertiser', { advertisements: [7] }), 'kobe'), 'delete', 'school', getResource('school'))).toBeNull();
   });
 });
 

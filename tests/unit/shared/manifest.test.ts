@@ -5,7 +5,7 @@
  * against the spec; a change of a manifest that changes a menu must change it on purpose.
  */
 import { describe, expect, it } from 'vitest';
-import { manifestCities, manifests, menuFor, menuSetFor, resolveManifest, routeEntriesFor, type Manifest, type MenuEntry } from '@/shared/manifest';
+import { getManifests, manifestCities, menuFor, menuSetFor, resolveManifest, routeEntriesFor, type Manifest, type MenuEntry } from '@/shared/manifest';
 import { ROLES, type Role } from '@/shared/roles';
 import fixture from './fixtures/menus-by-city-role.json' with { type: 'json' };
 
@@ -68,7 +68,7 @@ describe('routes of 000 2.2', () => {
   it('every route is the route of a manifest entry', () => {
     const routes = new Set<string>();
     const walk = (list: MenuEntry[]) => list.forEach((e) => (e.route && routes.add(e.route), walk(e.children ?? [])));
-    for (const name of Object.keys(manifests)) for (const set of Object.values(resolveManifest(name))) walk(set ?? []);
+    for (const name of Object.keys(getManifests())) for (const set of Object.values(resolveManifest(name))) walk(set ?? []);
     expect(SPEC_ROUTES.filter((r) => !routes.has(r))).toEqual([]);
   });
 });

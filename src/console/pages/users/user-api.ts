@@ -5,9 +5,8 @@
 import type { Profile } from '@/shared/roles';
 import { ACCEPTED_PERMISSIONS, type Permission } from '@/shared/roles';
 
-/** The `filter_by` options of GET {city}/api/users/ (001 7.2), in the order the select shows them. */
-export const USER_FILTERS = ['all', 'member', 'ad_user', 'ad_user_with_shop', 'ad_user_without_shop', 'operator', 'president'] as const;
-export type UserFilter = (typeof USER_FILTERS)[number];
+// The `filter_by` options of GET {city}/api/users/: USER_FILTERS of src/shared/roles.ts.
+export { USER_FILTERS, type UserFilter } from '@/shared/roles';
 
 /** Rows per page of the users list (001 9 page size). */
 export const USERS_PAGE_SIZE = 20;

@@ -1,0 +1,115 @@
+/**
+ * The one CSV export of a list (issue 5 'CSV export'; 001 7 export calls, e.g. 7.7
+ * coupon-usage-conditions/export), behind both of its paths: a resource's declared `export` action
+ * (routes/actions.ts) and the export of any list GET /{city}/api/exports/{resource}/
+ * (routes/list-export.ts). Both answer alike:
+ * - the rows of the list as its query string selects them (search, filters, date ranges, order;
+ *   paging ignored), limited to the caller's own rows, at most MAX_EXPORT_ROWS;
+ * - `columns=a,b` picks columns among the allowed ones (else the path's default columns);
+ * - the header line holds the fields' titles and enum values their labels, in the request's
+ *   language (Accept-Language, Japanese by default); cells formula-escaped (../csv.ts);
+ * - `encoding=utf-8` (default, with a BOM) or `shift_jis`; another encoding is a 400 `validation`;
+ * - 200 text/csv, `Content-Disposition: attachment; filename="<resource>.csv"`, streamed: the rows
+ *   are read in batches (repositories/record-batches.ts) as the client takes the bytes.
+ * The caller has been authorized (`authorize`) by the route before.
+ */
+import type { FastifyReply } from 'fastify';
+import { firstValue } from '../../shared/list-query';
+import type { ResourceDef } from '../../shared/registry';
+import { CSV_ENCODINGS, csvContentType, csvStream, type CsvEncoding } from '../csv';
+import type { Queryable } from '../db/database';
+import { HttpError } from '../http-error';
+import { recordBatches } from '../repositories/record-batches';
+import type { Match } from '../repositories/record-query';
+import { translatorFor, type Translate } from '../translator';
+
+/** The most rows an export answers. */
+export const MAX_EXPORT_ROWS = 100_000;
+
+/**
+ * The columns of an export: the asked ones (`columns=a,b`, in that order, each once) that are among
+ * `allowed`, else `defaults`.
+ */
+export function exportColumns(asked: string | undefined, defaults: readonly string[], allowed: readonly string[] = defaults): string[] {
+  const wanted = (asked ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((f) => allowed.includes(f));
+  return wanted.length ? [...new Set(wanted)] : [...defaults];
+}
+
+/** A cell of an export: an enum value as its translated label (also inside lists), else the value. */
+export function exportCell(def: ResourceDef, field: string, value: unknown, t: Translate): unknown {
+  const prop = def.schema.properties[field];
+  const items = prop?.items as { enum?: unknown[]; 'x-enum-labels'?: string[] } | undefined;
+  const values = prop?.enum ?? items?.enum;
+  const labels = prop?.['x-enum-labels'] ?? items?.['x-enum-labels'];
+  if (!values || !labels) return value;
+  const label = (v: unknown) => {
+    const i = values.findIndex((x) => String(x) === String(v));
+    return i >= 0 && labels[i] ? t(labels[i]) : v;
+  };
+  return Array.isArray(value) ? value.map(label).join(', ') : label(value);
+}
+
+/** The header line of an export: each column's title in the language of `t`. */
+export function exportHeader(def: ResourceDef, columns: readonly string[], t: Translate): string[] {
+  return columns.map((f) => t(def.schema.properties[f]?.title ?? f));
+}
+
+/** The `encoding` of an export query (default utf-8, any case). Errors: 400 `validation` for another one. */
+export function exportEncoding(query: Readonly<Record<string, unknown>>): CsvEncoding {
+  const encoding = (firstValue(query.encoding) || 'utf-8').toLowerCase();
+  if (!(CSV_ENCODINGS as readonly string[]).includes(encoding)) {
+    throw new HttpError('validation', { fieldErrors: { encoding: [{ key: 'validation.generic.enum', params: { field: 'encoding', allowedValues: CSV_ENCODINGS } }] } });
+  }
+  return encoding as CsvEncoding;
+}
+
+/** What one export answers. */
+export interface CsvExport {
+  db: Queryable;
+  def: ResourceDef;
+  /** The storage city key of the rows (`storageCity`). */
+  city: string;
+  /** The request's query string (list query, `columns`, `encoding`). */
+  query: Record<string, unknown>;
+  /** Fixed conditions: the call's `where`/`exclude`, the caller's own rows. */
+  match: Match;
+  /** Columns when the query asks for none. */
+  columns: readonly string[];
+  /** Columns the query may ask for (default `columns`). */
+  allowed?: readonly string[];
+  /** The request's Accept-Language header. */
+  language: string | string[] | undefined;
+}
+
+/**
+ * Answers an export on `reply` (see the top of this file) and answers the reply (return it from
+ * the handler; awaiting it waits for the last byte). The query is checked and the first batch read
+ * before anything is sent, so a bad query is a 400 and a failing database a 500 as usual.
+ * Errors: 400 `validation` (encoding, filter values).
+ */
+export async function sendCsvExport(reply: FastifyReply, x: CsvExport): Promise<FastifyReply> {
+  const encoding = exportEncoding(x.query);
+  const t = translatorFor(x.language);
+  const columns = exportColumns(firstValue(x.query.columns), x.columns, x.allowed ?? x.columns);
+  const batches = recordBatches(x.db, x.def, x.city, x.query, x.match, { maxRows: MAX_EXPORT_ROWS });
+  let batch = await batches.next();
+  async function* records(): AsyncGenerator<unknown[]> {
+    try {
+      while (!batch.done) {
+        for (const row of batch.value) yield columns.map((f) => exportCell(x.def, f, row[f], t));
+        batch = await batches.next();
+      }
+    } finally {
+      await batches.return(undefined);
+    }
+  }
+  return reply
+    .code(200)
+    .header('content-type', csvContentType(encoding))
+    .header('content-disposition', `attachment; filename="${x.def.name}.csv"`)
+    .header('x-content-type-options', 'nosniff')
+    .send(csvStream(exportHeader(x.def, columns, t), records(), encoding));
+}
