@@ -46,10 +46,12 @@ async function localesFile(): Promise<string> {
 
 async function typesFile(files: string[]): Promise<string> {
   const parts: string[] = [];
+  const byName: string[] = [];
   for (const f of files) {
     const schema = JSON.parse(await readFile(join(root, 'schemas', f), 'utf8'));
     const name = ident(schema['x-resource'].name);
     const typeName = name.charAt(0).toUpperCase() + name.slice(1);
+    byName.push(`  ${JSON.stringify(schema['x-resource'].name)}: ${typeName};`);
     // Field titles are i18n keys; without them the generator names no per-field types.
     const properties = Object.fromEntries(
       Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(([k, v]) => {
@@ -60,6 +62,8 @@ async function typesFile(files: string[]): Promise<string> {
     const ts = await compile({ ...schema, properties, title: typeName }, typeName, { bannerComment: '', additionalProperties: false, strictIndexSignatures: true, format: true });
     parts.push(ts.trim());
   }
+  parts.push(`/** The record type of each resource, by its name (src/shared/registry.ts \`RecordOf\`). */\nexport interface ResourceRecords {\n${byName.join('\n')}\n}`);
+  parts.push('/** The name of a resource of schemas/. */\nexport type ResourceName = keyof ResourceRecords;');
   return `${header}/* eslint-disable */\n\n${parts.join('\n\n')}\n`;
 }
 

@@ -5,7 +5,8 @@
  * hard-coded Japanese rows below.
  * Runs only on a database without cities, under an advisory lock (several processes may start at once).
  */
-import { registry, type ResourceDef } from '../shared/registry';
+import type { ResourceName } from '../shared/generated/types';
+import { registry, type RecordOf, type ResourceDef } from '../shared/registry';
 import type { Database } from './db/database';
 import { LOCK_SEED } from './db/migrations';
 import { hashPassword } from './auth/passwords';
@@ -69,7 +70,10 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = DEMO_USERS.map(({ username,
 
 const DAY_MS = 86_400_000;
 
-function demoContent(now: number): Record<string, Record<string, unknown[]>> {
+/** Demo records by resource and city, each typed by its resource's schema (a misspelt field does not compile). */
+type DemoContent = { [N in ResourceName]?: Record<string, Array<RecordOf<N>>> };
+
+function demoContent(now: number): DemoContent {
   const at = (days: number, hours = 10) => new Date(now + days * DAY_MS + hours * 3_600_000).toISOString();
   const img = 'https://placehold.jp/640x360.png';
   return {

@@ -3,6 +3,7 @@
  * per entity'). The console builds its resources and pages from it, the server its tables and routes.
  */
 import { schemas } from './generated/schemas';
+import type { ResourceName, ResourceRecords } from './generated/types';
 import { PAGE_SIZE } from './constants';
 import type { Role } from './roles';
 
@@ -157,8 +158,16 @@ export interface ResourceSchema {
 }
 
 /** A resource as the rest of the code uses it: the schema plus its extension block with defaults filled in. */
-export interface ResourceDef {
-  name: string;
+/**
+ * The record of resource `N` as its schema types it (src/shared/generated/types.ts, made from the
+ * schema by json-schema-to-typescript): `RecordOf<'news'>` is `News`. For a name known only at run
+ * time (`string`), any record.
+ */
+export type RecordOf<N extends string> = N extends ResourceName ? ResourceRecords[N] : Record<string, unknown>;
+
+/** A resource of the registry; `N` is its name when the code names it (`getResource('news')`). */
+export interface ResourceDef<N extends string = string> {
+  name: N;
   label: string;
   schema: ResourceSchema;
   idField: string;
@@ -295,7 +304,12 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
 /** The registry of this build, from `src/shared/generated/schemas.ts` (made by `npm run generate`). */
 export const registry: ReadonlyMap<string, ResourceDef> = buildRegistry(schemas as unknown as ResourceSchema[]);
 
-/** The resource named `name`; throws for an unknown one. */
+/**
+ * The resource named `name`; throws for an unknown one. A name written in the code types the
+ * resource's records (`RecordOf`).
+ */
+export function getResource<N extends ResourceName>(name: N): ResourceDef<N>;
+export function getResource(name: string): ResourceDef;
 export function getResource(name: string): ResourceDef {
   const def = registry.get(name);
   if (!def) throw new Error(`unknown resource '${name}'`);

@@ -7,10 +7,13 @@
  *   them, updates keep their stored values, actions (`set`, `toggle`) write them.
  */
 import { coerceAnswer, coerceArray, coerceOut, coercionsOf } from '../../shared/coerce';
-import type { ResourceDef } from '../../shared/registry';
+import type { RecordOf, ResourceDef } from '../../shared/registry';
 
-/** A record as answered: its data plus `[idField]`, `[createdField]` (ISO 8601, UTC) and `version`. */
-export type ResourceRow = Record<string, unknown> & { version: number };
+/**
+ * A record as answered: its data plus `[idField]`, `[createdField]` (ISO 8601, UTC) and `version`;
+ * typed by its schema when the code names the resource (`RecordOf<'news'>`).
+ */
+export type ResourceRow<N extends string = string> = RecordOf<N> & { version: number };
 
 /** A row of a resource table as read. */
 export interface DbRow {
@@ -42,10 +45,11 @@ export function shapeOf(def: ResourceDef): Shape {
 }
 
 /** A stored row as answered (x-coerce and x-drop-null applied). */
-export function toRow(def: ResourceDef, r: DbRow): ResourceRow {
+export function toRow<N extends string>(def: ResourceDef<N>, r: DbRow): ResourceRow<N> {
   const row: ResourceRow = { ...r.data, [def.idField]: Number(r.id), version: r.version };
   if (def.createdField) row[def.createdField] = new Date(r.created_at).toISOString();
-  return coerceAnswer(def.schema.properties, row);
+  // The stored data passed the schema of `def` when written: it is a record of N.
+  return coerceAnswer(def.schema.properties, row) as ResourceRow<N>;
 }
 
 /**

@@ -23,7 +23,7 @@ export { escapeLike } from './record-query';
 export { LIST_COUNT_CAP } from './list-count';
 
 /** A list answer of records (001 7 Conventions, 000 3 Lists; the envelope of src/shared/list-query.ts). */
-export type ListPage = ListAnswer<ResourceRow>;
+export type ListPage<N extends string = string> = ListAnswer<ResourceRow<N>>;
 
 /** Who writes, for the audit log. */
 export interface Actor {
@@ -77,7 +77,7 @@ const COLUMNS = 'id, data, version, created_at';
  * Errors: 400 `validation` for a period filter value that is not declared, a range end that is not
  * a date (`readListQuery`) or a number filter that is not a number (`listWhere`).
  */
-export async function listRecords(db: Database, def: ResourceDef, city: string, query: Record<string, unknown>, match: Match = {}): Promise<ListPage> {
+export async function listRecords<N extends string>(db: Database, def: ResourceDef<N>, city: string, query: Record<string, unknown>, match: Match = {}): Promise<ListPage<N>> {
   const decoded = readListQuery(def, query);
   const { limit, offset } = decoded.page;
   const params: unknown[] = [city];
@@ -132,7 +132,7 @@ export async function findRow(db: Queryable, def: ResourceDef, city: string, id:
 }
 
 /** One record of a city. Errors: 404 `not_found` when it does not exist in that city (or does not match `match`). */
-export async function getRecord(db: Queryable, def: ResourceDef, city: string, id: unknown, match: Match = {}): Promise<ResourceRow> {
+export async function getRecord<N extends string>(db: Queryable, def: ResourceDef<N>, city: string, id: unknown, match: Match = {}): Promise<ResourceRow<N>> {
   const row = await findRow(db, def, city, id, match);
   if (!row) throw new HttpError('not_found');
   return toRow(def, row);
@@ -200,7 +200,7 @@ export async function addCount(tx: Queryable, def: ResourceDef, city: string, de
 }
 
 /** Inserts one checked record, announced after the commit (events/record-events.ts); answers the stored row. */
-export async function insertRecord(tx: Queryable, def: ResourceDef, city: string, data: Record<string, unknown>, actor: Actor, auditAction = 'create'): Promise<ResourceRow> {
+export async function insertRecord<N extends string>(tx: Queryable, def: ResourceDef<N>, city: string, data: Record<string, unknown>, actor: Actor, auditAction = 'create'): Promise<ResourceRow<N>> {
   const [row] = await tx.query<DbRow>(`INSERT INTO ${tableName(def)} (city, data) VALUES ($1, $2::jsonb) RETURNING ${COLUMNS}`, [city, JSON.stringify(data)]);
   await addCount(tx, def, city, 1);
   await audit(tx, actor, city, def, auditAction, Number(row.id));
@@ -225,7 +225,7 @@ export async function replaceData(tx: Queryable, def: ResourceDef, city: string,
  * Errors: 400 `validation` (also for x-ref and x-upload), 403 `forbidden` for a record outside
  * `options.match.owner` (another shop's, another school's).
  */
-export async function createRecord(db: Database, def: ResourceDef, city: string, body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ResourceRow> {
+export async function createRecord<N extends string>(db: Database, def: ResourceDef<N>, city: string, body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ResourceRow<N>> {
   const data = composeRecord(def, body, options.forced);
   return db.transaction(async (tx) => {
     if (!options.trusted) await checkWrite(tx, def, city, data, null, options.resources ?? registry, options.match?.owner);
