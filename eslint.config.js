@@ -1,10 +1,27 @@
-// Lint: TypeScript rules, React hooks, and the one-way import direction of DESIGN.md
-// (shared imports neither side; console and server never import each other).
+// Lint: TypeScript rules, React hooks, and the one-way import direction of docs/architecture.md
+// 'The picture': shared imports neither side; console and server never import each other; inside
+// the console, pages and layout → resources → components → hooks → providers → shared.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
+
+/** The console's layers, lowest first: a layer imports only the layers below it. */
+const CONSOLE_LAYERS = ['providers', 'hooks', 'components', 'resources', ['layout', 'pages']];
+
+function consoleLayers() {
+  const zones = [];
+  CONSOLE_LAYERS.forEach((layer, i) => {
+    const above = CONSOLE_LAYERS.slice(i + 1).flat();
+    for (const target of [layer].flat()) {
+      for (const from of above) {
+        zones.push({ target: `./src/console/${target}`, from: `./src/console/${from}`, message: `console ${target}/ must not import ${from}/ (docs/architecture.md 'The picture')` });
+      }
+    }
+  });
+  return zones;
+}
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', '.bench-data', 'src/shared/generated'] },
@@ -26,6 +43,7 @@ export default tseslint.config(
             { target: './src/shared', from: './src/console', message: 'shared must not import the console' },
             { target: './src/console', from: './src/server', message: 'the console must not import the server' },
             { target: './src/server', from: './src/console', message: 'the server must not import the console' },
+            ...consoleLayers(),
           ],
         },
       ],

@@ -1,5 +1,5 @@
 /**
- * Build of the web console (DESIGN.md 'Console'): React plugin, output in dist/console, the `@`
+ * Build of the web console (docs/architecture.md 'Console'): React plugin, output in dist/console, the `@`
  * alias to src, a dev proxy to the API on 127.0.0.1:8080, and code splitting so the login page loads
  * only the shell: React, the router, Refine core, antd's config layer and the login form (≤ 350 KB
  * gzip). The layout, the generated list/form/show pages and RJSF (with ajv) are lazy chunks, split

@@ -1,5 +1,5 @@
 /**
- * Measures a start on a new database (DESIGN.md; brief: under 10 s with every table): a fresh PGlite
+ * Measures a start on a new database (docs/performance.md: under 10 s with every table): a fresh PGlite
  * data directory (initdb included) or, with DATABASE_URL, a new PostgreSQL schema; migrations, the
  * table of every registry resource, the seed (demo users and the schemas' examples), the app built
  * and listening. Prints the time, the number of resources and tables, and the demo rows.

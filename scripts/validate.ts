@@ -1,6 +1,6 @@
 /**
  * `npm run validate` (part of `npm run check`): checks the declarative inputs and names the file and
- * entry of every problem (DESIGN.md: 'a typo fails with a clear message').
+ * entry of every problem (docs/architecture.md 'One schema per entity').
  * - every schemas/*.schema.json against schemas/meta/resource.schema.json, then the registry build;
  * - every menus/*.json against schemas/meta/manifest.schema.json; every entry names a known
  *   resource, page, role and icon; every `extends` resolves; `remove`, `order` and `after` name

@@ -1,5 +1,5 @@
 /**
- * Colours that meet WCAG 2.1 AA contrast (4.5:1 for text; issue 5 'Accessibility', axe
+ * Colours that meet WCAG 2.1 AA contrast (4.5:1 for text; docs/architecture.md 'Beyond the spec': Accessibility, axe
  * `color-contrast`): antd's default primary #1677ff (4.1:1 under white text), error #ff4d4f (3.3:1)
  * and secondary text rgba(0,0,0,0.45) (3.4:1) fall short, and so does the spec's theme colour
  * #409EFF (2.9:1). `accessibleTheme` keeps the chosen theme colour for surfaces and picks what is

@@ -1,5 +1,5 @@
 /**
- * The console's wiring (DESIGN.md 'Console'; refine's example apps): the router, i18n and antd's
+ * The console's wiring (docs/architecture.md 'Console'; refine's example apps): the router, i18n and antd's
  * configuration around the top-level routes (./routes.tsx). The open pages (the login page among
  * them) render here without Refine; the console behind a session (./console-app.tsx: Refine and its
  * providers, the city's resources) loads lazily, so the login page stays small.

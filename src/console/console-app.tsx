@@ -21,10 +21,10 @@ import { i18nProvider } from './providers/i18n-provider';
 import { routerProvider } from './providers/router-provider';
 import { refineResources } from './resources/resource-routes';
 import { UnsavedInputGuard } from './resources/unsaved-input-guard';
-import { useCityMenu } from './hooks/use-city-menu';
+import { useCityMenu } from './layout/use-city-menu';
 import { useSession } from './hooks/use-session';
 import { MaintenanceGate } from './layout/maintenance-gate';
-import { Loading } from './pages/loading';
+import { Loading } from './components/loading';
 
 const CityPage = lazy(() => import('./pages/city-page').then((m) => ({ default: m.CityPage })));
 // The console inside a city also needs its catalogue's console namespaces (i18n.ts): loaded with it.

@@ -1,7 +1,7 @@
 /**
  * The console's i18next instance: the catalogues of locales/<language>/*.json, the language kept in
  * localStorage under STORAGE_LANGUAGE, Japanese when nothing (or something unknown) is stored (000 1,
- * 000 4 persisted UI state). Only what is in use is loaded (issue 5: the login page's JS budget):
+ * 000 4 persisted UI state). Only what is in use is loaded (docs/performance.md: the login page's JS budget):
  * - languages: Japanese (the fallback) and the chosen one; another on a switch;
  * - namespaces: the boot namespaces (BOOT_NAMESPACES: the sign-in, city choice, open pages, errors)
  *   at start; every other namespace of locales/<language>/ (resources, fields, menus, lists, …) only

@@ -12,7 +12,7 @@ import { useSessionCheck } from './hooks/use-session-check';
 import { logoutMismatchRaised, subscribeLogoutMismatch } from './providers/logout-mismatch';
 import { loadManifests } from './providers/manifests';
 import { MaintenanceGate } from './layout/maintenance-gate';
-import { Loading } from './pages/loading';
+import { Loading } from './components/loading';
 import { STATIC_VIEWS, StaticViewPage, type StaticView } from './pages/static-view-page';
 
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));

@@ -1,5 +1,5 @@
 /**
- * The Fastify application (DESIGN.md fastify/demo model): external plugins, then app plugins, then
+ * The Fastify application (docs/architecture.md 'The fastify/demo model'): external plugins, then app plugins, then
  * routes. No state of its own beyond the database, so several processes can share one PostgreSQL.
  */
 import compress from '@fastify/compress';
@@ -15,6 +15,7 @@ import { loadManifests } from './manifests';
 import { registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
+import { registerValidation } from './plugins/validation';
 import { registerChatUnreadRoutes } from './routes/chat-unread';
 import { registerCityRoutes } from './routes/cities';
 import { registerConsoleManifestRoute } from './routes/console-manifests';
@@ -71,13 +72,14 @@ export async function buildApp({ db, config, logger = false, resources = registr
       new HttpError('rate_limited', { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
   });
 
-  // App plugins.
+  // App plugins. Validation and serialization from the routes' schemas (plugins/validation.ts).
   registerErrorHandler(app);
+  registerValidation(app);
   await registerAuth(app, { db, config });
   await registerConsole(app, config.consoleDir);
 
   // Routes (the OpenAPI document collects every route registered after it).
-  registerOpenApi(app, resources);
+  await registerOpenApi(app, resources);
   registerSessionRoutes(app, { loginRateLimit: config.loginRateLimit });
   registerCityRoutes(app);
   registerConsoleManifestRoute(app, manifests);

@@ -1,5 +1,5 @@
 /**
- * Server settings, read from the environment and checked once at start (DESIGN.md fastify/demo model:
+ * Server settings, read from the environment and checked once at start (docs/architecture.md 'The fastify/demo model':
  * "env validated at start"). Nothing else in src/server reads `process.env`.
  */
 import { resolve } from 'node:path';

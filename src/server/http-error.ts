@@ -1,5 +1,5 @@
 /**
- * The one error type route code throws (DESIGN.md Conventions; 001 8). The error handler of
+ * The one error type route code throws (docs/architecture.md 'Conventions'; 001 8). The error handler of
  * `plugins/errors.ts` turns it into `{detail, code, fields?}` with the status of `ERROR_STATUS`.
  */
 import { ERROR_STATUS, type ErrorCode } from '../shared/errors';

@@ -1,5 +1,5 @@
 /**
- * Error answers of the API and the console's reaction to them (001 8; DESIGN.md Conventions).
+ * Error answers of the API and the console's reaction to them (001 8; docs/architecture.md 'Conventions').
  * The server always answers errors as `ApiError`; never a stack.
  */
 import type { FieldErrors } from './validation';

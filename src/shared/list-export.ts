@@ -1,6 +1,7 @@
 /**
- * The CSV export of any list (issue 5 'CSV export'; ours): which lists it serves, its path and its
- * encodings. The server's route is src/server/routes/list-export.ts; the console's button
+ * The CSV export of any list (docs/architecture.md 'Beyond the spec': CSV export; ours): which lists it serves, its path and its
+ * encodings. The server's route is src/server/routes/list-export.ts, answered by the one export of
+ * src/server/routes/csv-export.ts (as the declared export actions are); the console's button
  * src/console/resources/export-button.tsx.
  */
 import type { ResourceDef } from './registry';

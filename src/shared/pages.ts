@@ -1,5 +1,5 @@
 /**
- * Hand-written pages and menu icons a manifest may name (000 2.2; DESIGN.md: hand-written pages only
+ * Hand-written pages and menu icons a manifest may name (000 2.2; docs/architecture.md 'Console': hand-written pages only
  * for the dashboard, statistics, maps, chat and CSV import). `npm run check` rejects anything else.
  * Statistics, maps, chat and CSV import are placeholders for now (PLACEHOLDER_PAGES): one page that
  * says, translated, what will be there.

@@ -1,5 +1,5 @@
 /**
- * The schema registry: every `schemas/*.schema.json` as a resource definition (DESIGN.md 'One schema
+ * The schema registry: every `schemas/*.schema.json` as a resource definition (docs/architecture.md 'One schema
  * per entity'). The console builds its resources and pages from it, the server its tables and routes.
  */
 import { schemas } from './generated/schemas';

@@ -1,5 +1,5 @@
 /**
- * The shapes of a saved list view (issue 5 'Saved views'), shared by the server's routes
+ * The shapes of a saved list view (docs/architecture.md 'Beyond the spec': Saved views), shared by the server's routes
  * (src/server/routes/saved-views.ts) and the console's client (src/console/resources/saved-views-api.ts).
  */
 

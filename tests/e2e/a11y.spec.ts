@@ -1,5 +1,5 @@
 /**
- * Accessibility (issue 5): axe finds no serious or critical violation on the login, city, list,
+ * Accessibility (docs/architecture.md 'Beyond the spec'): axe finds no serious or critical violation on the login, city, list,
  * form and show pages; the list's controls are reached with the keyboard and show a visible focus.
  */
 import AxeBuilder from '@axe-core/playwright';

@@ -1,5 +1,5 @@
 /**
- * The formats of 001 9 on screen and the maintenance page outside a city (000 2.3; issue 5):
+ * The formats of 001 9 on screen and the maintenance page outside a city (000 2.3; docs/architecture.md 'Beyond the spec'):
  * a news item just made reads relative to now in the list, moving on with the clock (its absolute `YYYY/MM/DD HH:mm:ss` in a
  * tooltip) and as `YYYY年MM月DD日 HH:mm:ss` (a full-width space between) on its detail page; a 503 answered to the login page's
  * calls or on /city shows the maintenance page, whose reload brings the page back once the service is.

@@ -1,5 +1,5 @@
 /**
- * Bulk selection and delete on a generated list (issue 5): the confirmation names the count and the
+ * Bulk selection and delete on a generated list (docs/architecture.md 'Beyond the spec'): the confirmation names the count and the
  * city's Japanese name, the deletes go through the contract's delete call, a row that cannot be
  * deleted is reported and stays selected, the list reloads; a role that may not delete sees no
  * selection at all.

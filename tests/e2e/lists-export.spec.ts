@@ -1,5 +1,5 @@
 /**
- * CSV export of a generated list (issue 5): every row the current search selects, the columns shown
+ * CSV export of a generated list (docs/architecture.md 'Beyond the spec'): every row the current search selects, the columns shown
  * with translated headers, in UTF-8 with BOM or Shift_JIS; a cell starting with `=` is escaped.
  */
 import { readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The unsaved-changes guard of the generated forms (issue 5): input typed and not saved survives a
+ * The unsaved-changes guard of the generated forms (docs/architecture.md 'Beyond the spec'): input typed and not saved survives a
  * move elsewhere in the console (its open-page tab keeps it); closing that tab, the browser tab,
  * signing out or switching city asks first; a saved form asks nothing.
  */

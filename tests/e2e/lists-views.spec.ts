@@ -1,5 +1,5 @@
 /**
- * Saved views of a list (issue 5): the columns shown, the search, the sort and the page size of the
+ * Saved views of a list (docs/architecture.md 'Beyond the spec'): the columns shown, the search, the sort and the page size of the
  * news list saved under a name on the server, and put back when the user signs out, signs in again
  * and opens the list without query parameters.
  */

@@ -1,5 +1,5 @@
 /**
- * The open-page tabs and the command palette (000 2.3; issue 5): a list keeps its search text and a
+ * The open-page tabs and the command palette (000 2.3; docs/architecture.md 'Beyond the spec'): a list keeps its search text and a
  * form its unsaved input while another tab is used; close others and close all; Ctrl+K jumps to a
  * page of the menu and to an open tab, by keyboard only.
  */
@@ -70,7 +70,7 @@ test('tabs keep a list search and unsaved form input; close others; close all', 
   await expect(tabs(page)).toHaveCount(3);
   await page.getByTestId('tabs-menu').click();
   await chooseMenuItem(page, 'すべて閉じる');
-  // the form still holds unsaved input: closing it asks first (issue 5 unsaved-changes guard)
+  // the form still holds unsaved input: closing it asks first (the unsaved-changes guard)
   await page.getByRole('dialog').getByRole('button', { name: '破棄して閉じる' }).click();
   await expect(tabs(page)).toHaveText(['ダッシュボード']);
   await expect(page).toHaveURL(/\/kobe\/dashboard$/);

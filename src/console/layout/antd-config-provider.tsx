@@ -42,7 +42,7 @@ const ANTD_SIZES: Record<Size, 'middle' | 'small'> = { medium: 'middle', small: 
 /** The antd theme of the preferences: colorPrimary, the dark algorithm, the mini size's tokens. */
 export function themeOf(size: Size, colorPrimary: string, dark: boolean): ThemeConfig {
   const mini = size === 'mini' ? { fontSize: 12, controlHeightSM: 20, controlHeight: 26 } : {};
-  // AA contrast around the chosen colour in either mode (issue 5 accessibility, ../a11y-theme).
+  // AA contrast around the chosen colour in either mode (docs/architecture.md 'Beyond the spec': accessibility, ../a11y-theme).
   const a11y = dark ? accessibleDarkTheme(colorPrimary) : accessibleTheme(colorPrimary);
   return {
     token: { fontFamily: FONT_FAMILY, colorPrimary, ...a11y.token, ...mini },

@@ -1,6 +1,6 @@
 /**
  * antd's and dayjs's locale of each console language (000 1: Japanese default, English, Chinese,
- * Spanish), loaded on demand so the login page carries only the current one (issue 5 JS budget).
+ * Spanish), loaded on demand so the login page carries only the current one (docs/performance.md).
  * `loadAntdLocale` is awaited at start (antd-config-provider.tsx) and by every language switch
  * (registered with i18n.ts `beforeLanguageSwitch`), so `antdLocaleOf` has the locale whenever the language is set.
  */

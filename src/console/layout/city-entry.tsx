@@ -13,7 +13,7 @@ import { citiesOf, cityAllowed, signInDenial } from '../providers/account';
 import { loadManifests, useManifestsLoaded } from '../providers/manifests';
 import { signOutWith } from '../providers/auth-provider';
 import { useSession } from '../hooks/use-session';
-import { Loading } from '../pages/loading';
+import { Loading } from '../components/loading';
 import { AREA_REASON } from '../pages/no-permission-reason';
 
 // Loaded with this gate: every path it lets through shows the city area.

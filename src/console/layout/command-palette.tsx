@@ -1,5 +1,5 @@
 /**
- * The command palette (issue 5 'Beyond the old console'): Ctrl+K (⌘K) opens a search over every page
+ * The command palette (docs/architecture.md 'Beyond the spec'): Ctrl+K (⌘K) opens a search over every page
  * of the current menu and every open tab; arrow keys move, Enter goes, Escape closes. Keyboard-only
  * usable: the input keeps the focus, the list is a listbox whose active option the input names
  * (aria-activedescendant).

@@ -1,5 +1,5 @@
 /**
- * The unsaved-changes confirmation (issue 5 'Unsaved-changes guard on every form'): whatever would
+ * The unsaved-changes confirmation (docs/architecture.md 'Beyond the spec': Unsaved-changes guard on every form): whatever would
  * lose a form's unsaved input — closing or refreshing its tab, signing out, switching city — asks
  * first while Refine's unsaved-changes flag (`useWarnAboutChange().warnWhen`, set by a dirty
  * generated form) is up. Moving to another page of the console does not ask: the open-page tabs keep

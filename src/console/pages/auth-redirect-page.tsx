@@ -7,7 +7,7 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { fetchAccount, safeLocalPath } from '../providers/account';
-import { Loading } from './loading';
+import { Loading } from '../components/loading';
 
 export function AuthRedirectPage() {
   const navigate = useNavigate();

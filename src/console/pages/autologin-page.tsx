@@ -13,7 +13,7 @@ import { signOutWith } from '../providers/auth-provider';
 import { noteFreshTokens, request, startRefreshTimer } from '../providers/http';
 import { loadManifests } from '../providers/manifests';
 import { setCity } from '../providers/session';
-import { Loading } from './loading';
+import { Loading } from '../components/loading';
 
 /** One hand-off per token pair, however often the effect runs (StrictMode): answers the path to go to, or the failure. */
 const started = new Map<string, Promise<{ to: string } | { failure: string }>>();

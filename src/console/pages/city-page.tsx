@@ -12,7 +12,7 @@ import { effectiveRole } from '@/shared/roles';
 import { CITY_INFO_PATH, cityAllowed, rootPath } from '../providers/account';
 import { setCity } from '../providers/session';
 import { useSession } from '../hooks/use-session';
-import { Loading } from './loading';
+import { Loading } from '../components/loading';
 
 export function CityPage() {
   const { t } = useTranslation();

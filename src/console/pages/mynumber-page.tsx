@@ -8,7 +8,7 @@ import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MYNUMBER_CALLBACK_PATH, safeLocalPath } from '../providers/account';
 import { request } from '../providers/http';
-import { Loading } from './loading';
+import { Loading } from '../components/loading';
 
 const FIELDS = ['code', 'error', 'error_description', 'state'] as const;
 

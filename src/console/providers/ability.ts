@@ -1,5 +1,5 @@
 /**
- * The CASL ability of the session (DESIGN.md 'One set of permission rules'; 000 6), built by the
+ * The CASL ability of the session (docs/architecture.md 'One set of permission rules'; 000 6), built by the
  * shared `defineAbilityFor` from the signed-in profile and the chosen city, with the hand-written
  * pages of src/shared/pages.ts. Memoized per (profile, city).
  */

@@ -1,5 +1,5 @@
 /**
- * Refine data provider built from the registry (DESIGN.md 'Console'; 001 7, 7.17). Every resource
+ * Refine data provider built from the registry (docs/architecture.md 'Console'; 001 7, 7.17). Every resource
  * of `schemas/` works through the same code; nothing here names an entity.
  * - getList: Refine's pagination, sorters and filters become the contract's list query through the
  *   shared codec (src/shared/list-query.ts `encodeListQuery`, which the server reads back with

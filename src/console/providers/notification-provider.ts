@@ -5,7 +5,7 @@
  * 'progress'}`) and `close(key)`. Same behaviour as @refinedev/antd's `useNotificationProvider`,
  * without its undo countdown: the console's mutations are pessimistic (app.tsx), so Refine never
  * asks for 'progress'; if it did, the notice shows as information. Ours so the login page does not
- * load @refinedev/antd's notification module and antd's Progress (issue 5 JS budget).
+ * load @refinedev/antd's notification module and antd's Progress (docs/performance.md).
  */
 import type { NotificationProvider } from '@refinedev/core';
 import { App as AntdApp } from 'antd';

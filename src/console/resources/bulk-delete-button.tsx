@@ -1,5 +1,5 @@
 /**
- * The bulk delete of a generated list (issue 5 'Bulk selection'): shown when rows are selected and
+ * The bulk delete of a generated list (docs/architecture.md 'Beyond the spec': Bulk selection): shown when rows are selected and
  * the ability lets the user delete the resource; asks first, naming the count and the city's
  * Japanese name; deletes through the contract's delete call of each row (./bulk-delete); says how
  * many were deleted and, for those that were not, why; keeps the failed rows selected; reloads the list.

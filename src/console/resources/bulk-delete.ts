@@ -1,5 +1,5 @@
 /**
- * Deleting many rows of a list at once (issue 5 'Bulk selection'): one delete call of the contract
+ * Deleting many rows of a list at once (docs/architecture.md 'Beyond the spec': Bulk selection): one delete call of the contract
  * per row (the same data provider call as a single delete, so the same `authorize` check and 209
  * rule), a few at a time; every failure is kept with its reason, nothing is silently lost.
  */

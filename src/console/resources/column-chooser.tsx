@@ -1,5 +1,5 @@
 /**
- * The columns a generated list shows and their order (issue 5 'Saved views'): a multiple choice of
+ * The columns a generated list shows and their order (docs/architecture.md 'Beyond the spec': Saved views): a multiple choice of
  * the list's columns; the order chosen is the order shown. Kept by the saved views.
  */
 import { useTranslation } from 'react-i18next';

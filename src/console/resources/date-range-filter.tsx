@@ -1,5 +1,5 @@
 /**
- * The date filter of a generated list (issue 5; 001 9 date-range presets): a range picker on one of
+ * The date filter of a generated list (001 9 date-range presets): a range picker on one of
  * the list's date columns (a choice when it has several) with the presets today, last week, last
  * month and last 3 months. The range becomes the two filters of `rangeFilters` (src/shared/list-query.ts),
  * which the data provider sends as the contract's date-range parameters.

@@ -1,5 +1,5 @@
 /**
- * The list-level 'CSV' button (issue 5 'CSV export'; 001 7 export calls): downloads every page of the
+ * The list-level 'CSV' button (docs/architecture.md 'Beyond the spec': CSV export; 001 7 export calls): downloads every page of the
  * list as its current search, filters and sort select, in UTF-8 with BOM or Shift_JIS (a choice in
  * its menu). Either a declared `export` action of the resource or, for any other list, the generic
  * export (src/shared/list-export.ts) with the columns shown. Shown only when the ability allows it.

@@ -1,5 +1,5 @@
 /**
- * What kind of field a schema property is, and how each kind is edited and shown (DESIGN.md: widgets
+ * What kind of field a schema property is, and how each kind is edited and shown (docs/architecture.md 'One schema per entity': widgets
  * picked from a registry map, never a switch on field type). `fieldKind` walks an ordered rule list;
  * `KIND_UI` gives each kind's RJSF uiSchema; `KIND_SCHEMA` adjusts the form's copy of the property
  * (e.g. an array of enum values becomes a multi-select through `uniqueItems`). Pure: no React.

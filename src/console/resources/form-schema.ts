@@ -1,6 +1,6 @@
 /**
  * The RJSF schema and uiSchema of a resource's create or edit form, from its JSON Schema
- * (DESIGN.md 'One schema per entity'): titles are i18n keys and get translated, enum values get their
+ * (docs/architecture.md 'One schema per entity'): titles are i18n keys and get translated, enum values get their
  * translated `x-enum-labels`, `x-widget` picks a widget from a map, read-only fields are left out of
  * the create form and shown read-only when editing; each field's widget comes from its kind
  * (./field-kinds: switch, number input, multi-select, tags, date/time pickers, reference select,

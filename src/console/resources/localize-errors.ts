@@ -1,5 +1,5 @@
 /**
- * RJSF error localization (000 5 messages; DESIGN.md 'RJSF shows both message and stack: localize
+ * RJSF error localization (000 5 messages; RJSF shows both message and stack: localize
  * both'): each RJSF error goes through the shared `toFieldErrors` mapping (the field's `x-messages`,
  * else `validation.generic.<keyword>`), so forms show the spec's exact texts, e.g.
  * シーン名を入力してください。 Also turns the server's `fields` into RJSF `extraErrors`.

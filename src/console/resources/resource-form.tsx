@@ -1,10 +1,10 @@
 /**
- * The generated create and edit page of any resource (DESIGN.md 'Console'): RJSF with the antd
+ * The generated create and edit page of any resource (docs/architecture.md 'Console'): RJSF with the antd
  * theme from the resource's JSON Schema. Titles and enum labels translated; read-only fields left
  * out on create; `x-widget` picks the widget; every validation message is the spec's (both message
  * and stack, through the shared mapping); the server's field errors show under their fields; on
  * success 保存しました。 and back to the list. Text inputs with a maxLength show 'current / max'.
- * Unsaved input (issue 5) sets Refine's `warnWhen`: leaving the page or closing the tab asks first.
+ * Unsaved input (docs/architecture.md 'Beyond the spec') sets Refine's `warnWhen`: leaving the page or closing the tab asks first.
  * Widgets by field kind (./field-kinds): switch, number input, multi-select, tags, date/time pickers,
  * reference select (`x-ref`) and upload (`x-upload`). A singleton's settings page passes its own id
  * and what to do when done. Loading and saving go through Refine's `useForm`: mode `clone` is its
@@ -21,7 +21,7 @@ import type { IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
 import { getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
-import { Loading } from '../pages/loading';
+import { Loading } from '../components/loading';
 import { cityPath } from './city-path';
 import { cloneValues } from './clone-values';
 import { CountedInputTemplate } from './counted-input-template';
@@ -59,7 +59,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const id = idProp ?? idParam;
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const [draft, setDraft] = useState<Record<string, unknown> | undefined>();
-  // issue 5: input the user typed and did not save makes a navigation or a tab close ask first.
+  // Input the user typed and did not save makes a navigation or a tab close ask first.
   const { warnWhen, setWarnWhen } = useWarnAboutChange();
   // Set after a save: leave once the guard has seen `warnWhen` false (a navigation in the same
   // render would still be asked about).

@@ -1,5 +1,5 @@
 /**
- * The generated list page of any resource (DESIGN.md 'Console'; 000 4): an antd Table over the
+ * The generated list page of any resource (docs/architecture.md 'Console'; 000 4): an antd Table over the
  * list controller `useResourceList` (./use-resource-list: Refine core's `useTable`); columns from the schema's `list.columns` (less
  * `x-hidden-in-list` fields; which and in what order the user chooses) with translated titles,
  * values as ./field-value shows them; a search box (when the schema declares search fields) and a

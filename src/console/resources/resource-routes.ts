@@ -1,6 +1,6 @@
 /**
  * Routes and Refine resources of the generated pages, from menu entries that name a resource
- * (DESIGN.md 'One manifest per city'): `/:city/<route>` (list), `/:city/<route>/create`,
+ * (docs/architecture.md 'One manifest per city'): `/:city/<route>` (list), `/:city/<route>/create`,
  * `/:city/<route>/edit/:id`, `/:city/<route>/show/:id` and `/:city/<route>/clone/:id` (the create
  * form started from a copy, 000 4 modal mode douplicate; mounted only where the schema declares
  * `x-resource.clone`). Never one file per entity.

@@ -10,7 +10,7 @@ import { useOne, type BaseRecord } from '@refinedev/core';
 import { Button, Card, Flex, Result, Typography } from 'antd';
 import { getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
-import { Loading } from '../pages/loading';
+import { Loading } from '../components/loading';
 import { cityPath } from './city-path';
 import { ShowBody } from './show-body';
 import { RecordActions } from './record-actions';

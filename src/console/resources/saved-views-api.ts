@@ -1,5 +1,5 @@
 /**
- * Client of the saved-view routes (src/server/routes/saved-views.ts; issue 5 'Saved views'): the
+ * Client of the saved-view routes (src/server/routes/saved-views.ts; docs/architecture.md 'Beyond the spec': Saved views): the
  * signed-in user's named views of one list in one city, and the state a view keeps.
  */
 import type { CrudFilter, CrudSort } from '@refinedev/core';

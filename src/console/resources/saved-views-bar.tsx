@@ -1,5 +1,5 @@
 /**
- * The saved views of a generated list (issue 5 'Saved views'): choose one of the user's named views
+ * The saved views of a generated list (docs/architecture.md 'Beyond the spec': Saved views): choose one of the user's named views
  * of this list in this city (kept on the server, ./saved-views-api), save the current state under a
  * new name, overwrite, rename, make default or delete the chosen one, and choose the columns shown
  * and their order. On opening a list without query parameters, the default view (else the last used)

@@ -13,7 +13,7 @@ import { EditOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
-import { Loading } from '../pages/loading';
+import { Loading } from '../components/loading';
 import { ResourceForm } from './resource-form';
 import type { ResourceRoute } from './resource-routes';
 import { ShowBody } from './show-body';

@@ -1,5 +1,5 @@
 /**
- * Password hashing with node:crypto scrypt (000 5 Password; DESIGN.md Sign-in).
+ * Password hashing with node:crypto scrypt (000 5 Password; docs/architecture.md 'Sign-in').
  * Stored format: `scrypt$N$r$p$<salt base64url>$<hash base64url>`, so the cost can be raised later
  * without invalidating stored hashes.
  */

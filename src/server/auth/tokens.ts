@@ -1,5 +1,5 @@
 /**
- * Session tokens (001 7.1; DESIGN.md Sign-in).
+ * Session tokens (001 7.1; docs/architecture.md 'Sign-in').
  * - Access token: HS256 JWT (jose), `sub` = user id, `fam` = refresh-token family, lifetime
  *   ACCESS_TOKEN_TTL_S seconds.
  * - Refresh token: 32 random bytes, base64url; only its sha256 is stored, with a family id. Each

@@ -1,5 +1,5 @@
 /**
- * The one database interface of the server (DESIGN.md Storage): PGlite in a data directory by
+ * The one database interface of the server (docs/architecture.md 'Storage'): PGlite in a data directory by
  * default, PostgreSQL through `pg` when DATABASE_URL is set. The same SQL runs on both.
  */
 import type { Config } from '../config';

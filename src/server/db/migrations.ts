@@ -1,5 +1,5 @@
 /**
- * Versioned migrations of the fixed tables (DESIGN.md Storage), run with umzug. Applied names are kept
+ * Versioned migrations of the fixed tables (docs/architecture.md 'Storage'), run with umzug. Applied names are kept
  * in `schema_migrations`. Everything runs in one transaction under an advisory lock, so several
  * processes starting at once against one PostgreSQL migrate exactly once.
  * A migration is never edited once released: add a new one at the end.
@@ -121,7 +121,7 @@ const MIGRATIONS: Migration[] = [
       `),
   },
   {
-    // Saved views of lists (issue 5): per user, city and resource, named; one default per list.
+    // Saved views of lists (docs/architecture.md 'Beyond the spec'): per user, city and resource, named; one default per list.
     name: '0003-saved-views',
     up: (tx) =>
       tx.exec(`

@@ -1,5 +1,5 @@
 /**
- * The LISTEN side of PostgreSQL NOTIFY for one database object (DESIGN.md Storage: several API
+ * The LISTEN side of PostgreSQL NOTIFY for one database object (docs/architecture.md 'Storage': several API
  * processes share one PostgreSQL, so live events travel through it). One dedicated `pg.Client` per
  * listener, outside the pool, carries every channel; it is opened by the first `listen` and, when it
  * is lost, reopened after 1 s, 2 s, 4 s … (at most 30 s) with every channel listened again.

@@ -1,5 +1,5 @@
 /**
- * PGlite (PostgreSQL in WASM) as the default database (DESIGN.md Storage). PGlite allows one process
+ * PGlite (PostgreSQL in WASM) as the default database (docs/architecture.md 'Storage'). PGlite allows one process
  * per directory, so the directory is locked with proper-lockfile while it is open: a second process
  * fails at once with `DataDirLockedError`. Layout: `<dataDir>/pglite/` holds the database,
  * `<dataDir>/pglite.lock` the lock.

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL through a `pg` pool (DESIGN.md Storage: with DATABASE_URL set, the same SQL runs on
+ * PostgreSQL through a `pg` pool (docs/architecture.md 'Storage': with DATABASE_URL set, the same SQL runs on
  * PostgreSQL, and several API processes may share it; NOTIFY carries live events between them,
  * pg-listener.ts).
  */

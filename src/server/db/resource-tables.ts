@@ -1,5 +1,5 @@
 /**
- * One table per registry resource, made from the registry at start (DESIGN.md Storage):
+ * One table per registry resource, made from the registry at start (docs/architecture.md 'Storage'):
  * `r_<name>(id bigserial, city, data jsonb, version, created_at, updated_at)` with an index on
  * (city, created_at desc, id desc), expression indexes on declared sort and filter fields and on the
  * fixed `where` fields of list calls, and a trigram index over the declared search fields where

@@ -1,171 +1,83 @@
 /**
- * The OpenAPI 3.1 document of the API (001 7), generated from the routes actually registered: the
- * registry calls and actions carry their operation (operations.ts), hand-written routes theirs or a
- * generic one made from the path. Components: one schema per resource made from its JSON Schema
- * (`x-` keys, `$id` and `$schema` stripped, `version` added), its list envelope, the error answer.
+ * The OpenAPI 3.1 document of the API (001 7; README 'The API'), made by @fastify/swagger from the
+ * Fastify schemas of the routes themselves (the registry calls: ./call-schemas.ts; the hand-written
+ * routes: next to them) and the shared schemas (./components.ts), so it cannot drift from what is
+ * validated and answered. Here: the document's frame (info, security, tags) and its finish: `x-`
+ * keys (this project's rule keywords) left out, path parameters listed first, the JSON Schema dialect.
  */
-import type { ResourceDef } from '../../shared/registry';
-import type { ErrorCode } from '../../shared/errors';
-import { ERROR_STATUS } from '../../shared/errors';
+import type { SwaggerOptions } from '@fastify/swagger';
 import { COOKIE_ACCESS } from '../../shared/constants';
-import { toContractPath } from '../paths';
-import { componentName, pathParameters, schemaRef, type OpenApiOperation } from './operations';
+import type { ResourceDef } from '../../shared/registry';
 
-/** A registered route as the document sees it. */
-export interface DocumentedRoute {
-  method: string;
-  url: string;
-  operation?: OpenApiOperation;
-}
+type Json = Record<string, unknown>;
 
-/** Removes `x-` keys, `$id` and `$schema` everywhere in a JSON Schema (property names are kept). */
-export function stripExtensions(schema: unknown, inProperties = false): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => stripExtensions(s));
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) {
-    if (!inProperties && (k.startsWith('x-') || k === '$id' || k === '$schema')) continue;
-    // `examples` and `default` are data, `enum` and `const` values: copied as they are.
-    if (!inProperties && (k === 'examples' || k === 'default' || k === 'enum' || k === 'const')) out[k] = v;
-    else out[k] = stripExtensions(v, !inProperties && (k === 'properties' || k === 'definitions' || k === '$defs'));
+/** The document's version (info.version). */
+export const API_VERSION = '0.1.0';
+
+/** Tags of the hand-written routes (the registry calls are tagged with their resource). */
+const ROUTE_TAGS: Array<[string, string]> = [
+  ['session', 'Sign-in, tokens and the own account (001 7.1)'],
+  ['users', 'Users of a city and the own account (001 7.1, 7.2)'],
+  ['cities', 'Cities (001 7.3)'],
+  ['files', 'Uploads (000 5 Files)'],
+  ['saved-views', 'Saved views of lists (ours)'],
+  ['exports', 'CSV exports of lists (ours)'],
+  ['live', 'Server-sent events (ours)'],
+  ['meta', 'This document'],
+  ['console', 'What the console reads at start (ours)'],
+];
+
+/** Removes `x-` keys everywhere in the document but in the names of properties (`properties`, `$defs`…). */
+function withoutExtensions(node: unknown, names = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutExtensions(n));
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (!names && k.startsWith('x-')) continue;
+    // Data is copied as it is; the keys of these maps are names, not keywords.
+    if (!names && (k === 'examples' || k === 'example' || k === 'default' || k === 'enum' || k === 'const')) out[k] = v;
+    else out[k] = withoutExtensions(v, !names && ['properties', 'patternProperties', 'definitions', '$defs', 'paths', 'schemas', 'responses', 'content', 'securitySchemes'].includes(k));
   }
   return out;
 }
 
-/** The component schema of a resource: its JSON Schema without extensions, plus `version`. */
-export function resourceComponent(def: ResourceDef): Record<string, unknown> {
-  const schema = stripExtensions(def.schema) as Record<string, unknown> & { properties: Record<string, unknown> };
-  schema.properties = {
-    ...schema.properties,
-    version: { type: 'integer', minimum: 0, description: 'Row version: send it back on update; a stale one answers 409 (optimistic concurrency)' },
-  };
-  return schema;
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace']);
+
+/** The finished document (see the module comment); `doc` is @fastify/swagger's. */
+export function finishDocument(doc: Json): Json {
+  const out = withoutExtensions(doc) as Json & { paths: Record<string, Record<string, Json>> };
+  for (const item of Object.values(out.paths ?? {})) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!METHODS.has(method) || !Array.isArray(op.parameters)) continue;
+      const params = op.parameters as Json[];
+      op.parameters = [...params.filter((p) => p.in === 'path'), ...params.filter((p) => p.in !== 'path')];
+    }
+  }
+  return { openapi: out.openapi, info: out.info, jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base', ...out };
 }
 
-const CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
-
-function fixedComponents(): Record<string, unknown> {
+/** The options of @fastify/swagger for the app serving `resources`. */
+export function swaggerOptions(resources: ReadonlyMap<string, ResourceDef>): SwaggerOptions {
   return {
-    ListEnvelope: {
-      type: 'object',
-      description: 'A list answer (001 7 Conventions, 000 3 Lists); page_length is the number of pages',
-      required: ['content', 'total_length', 'count', 'limit', 'offset', 'page_length'],
-      properties: {
-        content: { type: 'array', items: {} },
-        total_length: { type: 'integer', minimum: 0 },
-        count: { type: 'integer', minimum: 0 },
-        limit: { type: 'integer', minimum: 1 },
-        offset: { type: 'integer', minimum: 0 },
-        page_length: { type: 'integer', minimum: 0 },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'City console API',
+        version: API_VERSION,
+        description: 'Every call of the multi-city administration console (001 7), generated from the schemas the routes validate and answer with.',
       },
-    },
-    Error: {
-      type: 'object',
-      description: 'Every error answer (001 8): a message in the language of Accept-Language, a code, field messages',
-      required: ['detail', 'code'],
-      properties: {
-        detail: { type: 'string' },
-        code: { type: 'string', enum: CODES },
-        fields: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-      },
-    },
-    Count: { type: 'object', required: ['count'], properties: { count: { type: 'integer', minimum: 0 } } },
-    Totals: {
-      type: 'object',
-      required: ['count', 'sums'],
-      properties: { count: { type: 'integer', minimum: 0 }, sums: { type: 'object', additionalProperties: { type: 'number' } } },
-    },
-    GroupedTotals: {
-      type: 'object',
-      required: ['content'],
-      properties: {
-        content: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['group', 'count', 'sums'],
-            properties: { group: {}, count: { type: 'integer', minimum: 0 }, sums: { type: 'object', additionalProperties: { type: 'number' } } },
-          },
+      servers: [{ url: '/' }],
+      security: [{ bearerAuth: [] }, { cookieAuth: [] }],
+      tags: [...[...resources.values()].map((d) => ({ name: d.name, description: d.schema.description ?? d.schema.title })), ...ROUTE_TAGS.map(([name, description]) => ({ name, description }))],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token of POST /default/api/login' },
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: COOKIE_ACCESS, description: 'Set by the login (HttpOnly)' },
         },
       },
     },
-    UploadedFile: {
-      type: 'object',
-      required: ['url', 'name', 'kind', 'content_type', 'bytes'],
-      properties: {
-        url: { type: 'string', description: 'Path of the file: /files/<name>; what x-upload fields accept' },
-        name: { type: 'string' },
-        kind: { type: 'string', enum: ['image', 'pdf'] },
-        content_type: { type: 'string' },
-        bytes: { type: 'integer' },
-        width: { type: 'integer' },
-        height: { type: 'integer' },
-      },
-    },
-  };
-}
-
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: schemaRef('Error') } } };
-}
-
-function genericOperation(method: string, path: string): OpenApiOperation {
-  return {
-    operationId: `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '')}`,
-    summary: `${method} ${path}`,
-    parameters: pathParameters(path),
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: {} } } }, default: { $ref: '#/components/responses/Error' } },
-  };
-}
-
-/** Builds the document from the registered routes and the resources of the app. */
-export function buildDocument(routes: readonly DocumentedRoute[], resources: ReadonlyMap<string, ResourceDef>, version = '0.1.0'): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  const ids = new Set<string>();
-  for (const r of routes) {
-    const path = toContractPath(r.url);
-    const method = r.method.toLowerCase();
-    const operation = { ...(r.operation ?? genericOperation(r.method, path)) };
-    let id = String(operation.operationId);
-    for (let i = 2; ids.has(id); i += 1) id = `${operation.operationId}_${i}`;
-    ids.add(id);
-    operation.operationId = id;
-    (paths[path] ??= {})[method] = operation;
-  }
-  const schemas: Record<string, unknown> = fixedComponents();
-  for (const def of resources.values()) {
-    const name = componentName(def);
-    schemas[name] = resourceComponent(def);
-    schemas[`${name}List`] = {
-      allOf: [schemaRef('ListEnvelope'), { type: 'object', properties: { content: { type: 'array', items: schemaRef(name) } } }],
-    };
-  }
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'City console API',
-      version,
-      description: 'Every call of the multi-city administration console (001 7), generated from the schema registry and the hand-written routes.',
-    },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [{ url: '/' }],
-    security: [{ bearerAuth: [] }, { cookieAuth: [] }],
-    tags: [...resources.values()].map((d) => ({ name: d.name, description: d.schema.description ?? d.schema.title })),
-    paths,
-    components: {
-      schemas,
-      responses: {
-        Validation: errorResponse('Invalid input (field messages in `fields`)'),
-        Unauthorized: errorResponse('Not signed in'),
-        Forbidden: errorResponse('Not allowed for this role or city'),
-        NotFound: errorResponse('No such row, city or route'),
-        Conflict: errorResponse('Stale version'),
-        Error: errorResponse('An error'),
-      },
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token of POST /default/api/login' },
-        cookieAuth: { type: 'apiKey', in: 'cookie', name: COOKIE_ACCESS, description: 'Set by the login (HttpOnly)' },
-      },
-    },
+    // Shared schemas keep their names: `$ref: 'TAd#'` becomes `#/components/schemas/TAd`.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String((json as { $id?: unknown }).$id ?? `def-${i}`) },
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Json }).openapiObject) as never,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Who is calling (DESIGN.md Sign-in; 001 7.1): reads the access token from `Authorization: Bearer`
+ * Who is calling (docs/architecture.md 'Sign-in'; 001 7.1): reads the access token from `Authorization: Bearer`
  * or the `Admin-Token` cookie, checks it, loads the user and decorates the request with `profile`
  * (the shared Profile shape, null when signed out) and `tokenFamily`. Only API paths are looked at,
  * and routes marked `config.api` whose path does not look like one (`/japan/prefectures`).

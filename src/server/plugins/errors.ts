@@ -1,5 +1,5 @@
 /**
- * The one error handler of the API (DESIGN.md Conventions; 001 8). Every error answer is
+ * The one error handler of the API (docs/architecture.md 'Conventions'; 001 8). Every error answer is
  * `{detail, code, fields?}` in the request's language:
  * - `HttpError(code)` → `ERROR_STATUS[code]`; field errors translated with the shared `translateFieldErrors`;
  * - Fastify's own client errors (bad JSON, body too large, wrong content type…) → their 4xx status;

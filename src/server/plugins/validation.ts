@@ -19,7 +19,7 @@
  *   answer stored records (whose fields the schemas may not all name) pass `serializeAsIs`.
  */
 import type { ValidateFunction } from 'ajv';
-import fastJson from 'fast-json-stringify';
+import fastJson, { type Schema as AnswerSchema } from 'fast-json-stringify';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import type { ResourceSchema } from '../../shared/registry';
 import { createAjv, toFieldErrors, type FieldErrors } from '../../shared/validation';
@@ -116,7 +116,9 @@ function compilerOf(state: State, checked: 'all' | 'unstorable-only', parts: rea
     let validate: ValidateFunction | undefined;
     let messages: ResourceSchema | undefined;
     return (data: unknown) => {
-      // A missing body is read as an empty object (the JSON parser reads an empty body as none).
+      // Bytes (an upload) are the handler's; a missing body is read as an empty object (the JSON
+      // parser reads an empty body as none).
+      if (Buffer.isBuffer(data)) return true;
       const input = data === null || data === undefined ? {} : coerce ? structuredClone(data) : data;
       const unstorable = unstorableFields(input);
       let valid = true;
@@ -156,7 +158,7 @@ export function registerValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(compilerOf(state, 'all'));
   app.setSerializerCompiler(({ schema }) => {
     let stringify: ((data: unknown) => string) | undefined;
-    return (data) => (stringify ??= fastJson(schema as object, { schema: sharedSchemas(state) as Record<string, object> }) as (data: unknown) => string)(data);
+    return (data) => (stringify ??= fastJson(schema as AnswerSchema, { schema: sharedSchemas(state) as Record<string, AnswerSchema> }) as (data: unknown) => string)(data);
   });
   app.addHook('onRoute', (route) => {
     const schema = route.schema;

@@ -1,5 +1,5 @@
 /**
- * Generic storage of any registry resource (DESIGN.md Storage; 001 7, 7.17): list, show, create,
+ * Generic storage of any registry resource (docs/architecture.md 'Storage'; 001 7, 7.17): list, show, create,
  * update, delete, every query scoped by city (global resources by the key `*`), so a row of another
  * city is simply not found (404). Writes are transactional, keep `resource_counts` and write an
  * `audit_log` row. Field extensions: see record-shape.ts (x-coerce, x-drop-null, server fields) and

@@ -1,5 +1,5 @@
 /**
- * Saved views of lists (issue 5 'Saved views'): the columns shown and their order, the filters, the
+ * Saved views of lists (docs/architecture.md 'Beyond the spec': Saved views): the columns shown and their order, the filters, the
  * sort and the page size of one list, named, kept per user, city and resource in `saved_views`
  * (migration 0003). A user reads and writes only their own views; one view per list may be the
  * default; `used_at` tells the last one chosen (the list restores the default, else the last used).

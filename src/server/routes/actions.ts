@@ -30,7 +30,7 @@ import { authorize, ownedRowsFor } from '../auth/authorize';
 import { HttpError } from '../http-error';
 import { validateFields } from '../repositories/partial-validation';
 import { storageCity } from '../db/resource-tables';
-import { actionOperation } from '../openapi/operations';
+import { actionSchema } from '../openapi/call-schemas';
 import { idParamOf } from '../paths';
 import { bulkUpdate, changeRecord, countRecords, setAll, sumRecords } from '../repositories/action-repository';
 import type { Match } from '../repositories/record-query';
@@ -77,40 +77,40 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       const fields = action.fields ?? [];
       return (c) => {
         const body = fields.length > 0 ? bodyFields(def, c.request.body, fields) : {};
-        return changeRecord(db, def, c.key, c.id, () => ({ ...body, ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
+        return changeRecord(db, def, c.storageKey, c.id, () => ({ ...body, ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
       };
     }
     case 'toggle': {
       const field = action.field;
       if (!field) throw problem(def, action, 'needs `field`');
       return (c) =>
-        changeRecord(db, def, c.key, c.id, (data) => ({ [field]: data[field] !== true }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
+        changeRecord(db, def, c.storageKey, c.id, (data) => ({ [field]: data[field] !== true }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
     }
     case 'set-all':
       if (!action.set) throw problem(def, action, 'needs `set`');
-      return async (c) => ({ count: await setAll(db, def, c.key, action.set ?? {}, { where, owner: c.owned }, c.actor, auditAction) });
+      return async (c) => ({ count: await setAll(db, def, c.storageKey, action.set ?? {}, { where, owner: c.owned }, c.actor, auditAction) });
     case 'count': {
       const counts = Object.entries(action.counts ?? {});
-      if (counts.length === 0) return async (c) => ({ count: await countRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }) });
+      if (counts.length === 0) return async (c) => ({ count: await countRecords(db, def, c.storageKey, query(c), { ...listMatch, owner: c.owned }) });
       return async (c) => {
         const numbers = await Promise.all(
-          counts.map(([, w]) => countRecords(db, def, c.key, query(c), { ...listMatch, where: { ...listMatch.where, ...w }, owner: c.owned })),
+          counts.map(([, w]) => countRecords(db, def, c.storageKey, query(c), { ...listMatch, where: { ...listMatch.where, ...w }, owner: c.owned })),
         );
         return Object.fromEntries(counts.map(([key], i) => [key, numbers[i]]));
       };
     }
     case 'sum':
-      return (c) => sumRecords(db, def, c.key, query(c), { ...listMatch, owner: c.owned }, action.fields ?? [], action.groupBy);
+      return (c) => sumRecords(db, def, c.storageKey, query(c), { ...listMatch, owner: c.owned }, action.fields ?? [], action.groupBy);
     case 'show':
-      return (c) => getRecord(db, def, c.key, c.id, { where, owner: c.owned });
+      return (c) => getRecord(db, def, c.storageKey, c.id, { where, owner: c.owned });
     case 'bulk-update':
       return (c) =>
-        bulkUpdate(db, def, c.key, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where, owner: c.owned }, resources, auditAction });
+        bulkUpdate(db, def, c.storageKey, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where, owner: c.owned }, resources, auditAction });
     case 'export': {
       const columns = action.fields ?? Object.keys(def.schema.properties);
       // The one export (./csv-export.ts); awaiting the reply waits for its last byte, so the call sees it sent.
       return (c) =>
-        sendCsvExport(c.reply, { db, def, city: c.key, query: query(c), match: { ...listMatch, owner: c.owned }, columns, language: c.request.headers['accept-language'] });
+        sendCsvExport(c.reply, { db, def, city: c.storageKey, query: query(c), match: { ...listMatch, owner: c.owned }, columns, language: c.request.headers['accept-language'] });
     }
     case 'children':
     case 'create-child': {
@@ -121,7 +121,7 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
         return async (c) => {
           const onChild = await authorize(c.request, 'read', child.name, { city: c.named });
           const id = parseId(c.id);
-          await getRecord(db, def, c.key, id, { owner: c.owned });
+          await getRecord(db, def, c.storageKey, id, { owner: c.owned });
           return listRecords(db, child, storageCity(child, c.named), query(c), {
             where: { ...child.api.list.where, ...childWhere },
             exclude: child.api.list.exclude,
@@ -133,7 +133,7 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       return async (c) => {
         const onChild = await authorize(c.request, 'create', child.name, { city: c.named });
         const id = parseId(c.id);
-        await getRecord(db, def, c.key, id, { owner: c.owned });
+        await getRecord(db, def, c.storageKey, id, { owner: c.owned });
         const forced = { ...child.api.create?.where, ...(action.set ?? {}), [parentField]: parentValue(child, parentField, id) };
         return createRecord(db, child, storageCity(child, c.named), c.request.body ?? {}, c.actor, {
           forced,
@@ -158,10 +158,10 @@ export function registerActionRoutes(app: FastifyInstance, def: ResourceDef, res
       aliases: action.aliases,
       permission: action.permission,
       subject: actionSubject(def, action),
-      owner: `${def.name}.action:${action.name}`,
+      declaredBy: `${def.name}.action:${action.name}`,
       status: action.kind === 'create-child' ? 201 : 200,
       rowCity: action.rowCity,
-      operation: (path, alias) => actionOperation(def, action, path, alias, child),
+      schema: (path, alias) => actionSchema(def, action, path, alias, child),
       handler: handlerOf(app, def, action, resources),
     });
   }

@@ -1,7 +1,7 @@
 /**
  * One route of a registry call (CRUD call or action, 001 7): its paths (path and aliases), the city it
- * works in, the one `authorize` check, the row id placeholder, the answer status and its OpenAPI
- * operation. Nothing here is per entity.
+ * works in, the one `authorize` check, the row id placeholder, the answer status and its Fastify
+ * schema (validation after the permission checks, serialization, /openapi.json). Nothing here is per entity.
  *
  * City of a call: `{city}` when the path has it. Otherwise the literal first segment names the city
  * when it is one (`/advertiser/api/status/{id}/`), else the path names no city (`/japan/prefectures`):
@@ -18,10 +18,11 @@ import type { City, Profile } from '../../shared/roles';
 import { authorize, ownedRowsFor } from '../auth/authorize';
 import type { Database } from '../db/database';
 import { storageCity } from '../db/resource-tables';
-import type { OpenApiOperation } from '../openapi/operations';
+import type { CallSchema } from '../openapi/call-schemas';
 import { idParamOf, literalCityOf, routeKey, toRoutePath } from '../paths';
 import { findCity } from '../repositories/city-repository';
 import { HttpError } from '../http-error';
+import { checkedByHandler, serializeAsIs, throwIfInvalid } from '../plugins/validation';
 import { cityOfRows, idsOfCall } from './row-city';
 import type { Actor } from '../repositories/resource-repository';
 
@@ -34,8 +35,8 @@ export interface CallContext {
   city: City;
   /** The city the path names, or null for a path that names none. */
   named: string | null;
-  /** The city key rows of this resource are read and written under (`*` for global rows). */
-  key: string;
+  /** The city key rows of this resource are read and written under (`*` for global rows: `storageCity`). */
+  storageKey: string;
   /** The value of the row placeholder (the first one after the city), if the path has one. */
   id: string | undefined;
   actor: Actor;
@@ -55,13 +56,16 @@ export interface CallRoute {
   /** Paths checked on their own subject (`pathRoles` of the call: `callSubject`) instead of `subject`. */
   pathSubjects?: Readonly<Record<string, string>>;
   /** Who declares it, for error messages (`news.list`, `flyer.action:approve`). */
-  owner: string;
+  declaredBy: string;
   /** Answer status (204 sends no body). */
   status: number;
   /** Paths without `{city}` find the rows in the city they are stored in and authorize there. */
   rowCity?: boolean;
-  /** The OpenAPI operation of one of its paths. */
-  operation: (path: string, alias: number) => OpenApiOperation;
+  /**
+   * The Fastify schema of one of its paths (`alias` 0: the path, n: its n-th alias): params, query,
+   * body, answers and operation (openapi/call-schemas.ts). The input is checked after `authorize`.
+   */
+  schema: (path: string, alias: number) => CallSchema;
   /**
    * The answer; a handler that sends the reply itself (a CSV export) answers anything: the route sees
    * `reply.sent`. (Answering the reply from an async handler does not carry it through: a Fastify reply is
@@ -95,16 +99,20 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
   paths.forEach((path, alias) => {
     const key = routeKey(route.method, path);
     const other = seen.get(key);
-    if (other === route.owner) return; // an alias that differs only by its trailing slash
-    if (other) throw new Error(`routes: ${route.method} ${path} is declared by both ${other} and ${route.owner}`);
-    seen.set(key, route.owner);
+    if (other === route.declaredBy) return; // an alias that differs only by its trailing slash
+    if (other) throw new Error(`routes: ${route.method} ${path} is declared by both ${other} and ${route.declaredBy}`);
+    seen.set(key, route.declaredBy);
     const idParam = idParamOf(path, route.def.idField);
     const subject = route.pathSubjects?.[path] ?? route.subject ?? route.def.name;
     const literal = literalCityOf(path);
+    const { schema, listQuery, records } = route.schema(path, alias);
     app.route({
       method: route.method,
       url: toRoutePath(path),
-      config: { api: true, openapi: route.operation(path, alias) },
+      config: { api: true },
+      schema,
+      ...(listQuery ? { validatorCompiler: checkedByHandler(app, ['querystring']) } : {}),
+      ...(records ? { serializerCompiler: serializeAsIs } : {}),
       handler: async (request, reply) => {
         const params = (request.params ?? {}) as Record<string, string | undefined>;
         let named: string | null;
@@ -119,16 +127,19 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
         } else named = literal !== null && (await isCity(app.db, literal)) ? literal : null;
         const authorized = await authorize(request, route.permission, subject, { city: named });
         const { profile, city } = authorized;
+        const owned = ownedRowsFor(authorized, route.permission, route.def, subject);
+        // The input after the permission checks: who may not make the call learns nothing of its rules.
+        throwIfInvalid(request);
         const ctx: CallContext = {
           request,
           reply,
           profile,
           city,
           named,
-          key: storageCity(route.def, named),
+          storageKey: storageCity(route.def, named),
           id: idParam ? params[idParam] : undefined,
           actor: { userId: profile.id },
-          owned: ownedRowsFor(authorized, route.permission, route.def, subject),
+          owned,
         };
         const answer = await route.handler(ctx);
         if (reply.sent) return reply;

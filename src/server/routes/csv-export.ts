@@ -1,5 +1,5 @@
 /**
- * The one CSV export of a list (issue 5 'CSV export'; 001 7 export calls, e.g. 7.7
+ * The one CSV export of a list (docs/architecture.md 'Beyond the spec': CSV export; 001 7 export calls, e.g. 7.7
  * coupon-usage-conditions/export), behind both of its paths: a resource's declared `export` action
  * (routes/actions.ts) and the export of any list GET /{city}/api/exports/{resource}/
  * (routes/list-export.ts). Both answer alike:

@@ -1,5 +1,5 @@
 /**
- * CSV export of any list (issue 5 'CSV export'; ours): every page of a resource's list as its
+ * CSV export of any list (docs/architecture.md 'Beyond the spec': CSV export; ours): every page of a resource's list as its
  * current search, filters, date ranges and order select; the one export of ./csv-export.ts (streamed,
  * translated titles and enum labels, UTF-8 with BOM or Shift_JIS, cells formula-escaped), which the
  * declared `export` actions answer with too.

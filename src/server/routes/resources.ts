@@ -1,7 +1,7 @@
 /**
- * The CRUD calls of every registry resource, from each schema's `x-resource.api` (001 7; DESIGN.md:
- * "a developer adds an entity by adding one schema"), and its actions (routes/actions.ts). Nothing
- * here is per entity.
+ * The CRUD calls of every registry resource, from each schema's `x-resource.api` (001 7;
+ * docs/architecture.md 'Adding an entity'), and its actions (routes/actions.ts). Nothing here is per
+ * entity.
  * - list (and its aliases): GET → 200 {content, total_length, count, limit, offset, page_length};
  *   only rows with the call's `where` values and without its `exclude` values
  * - create: POST → 201 row (the call's `where` values are stored)
@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import { callSubject } from '../../shared/ability';
 import { isNumericField } from '../../shared/field-types';
 import { OPERATION_ACTION, type ApiCall, type ApiOperation, type ResourceDef } from '../../shared/registry';
-import { crudOperation } from '../openapi/operations';
+import { crudSchema } from '../openapi/call-schemas';
 import { idParamOf, routeKey } from '../paths';
 import type { Match } from '../repositories/record-query';
 import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from '../repositories/resource-repository';
@@ -57,31 +57,31 @@ function crudHandler(def: ResourceDef, op: ApiOperation, call: ApiCall, resource
   if (def.singleton && !(op === 'list' || (op === 'delete' && byId))) {
     switch (op) {
       case 'show':
-        return (c: CallContext) => getSingleton(db, def, c.key);
+        return (c: CallContext) => getSingleton(db, def, c.storageKey);
       case 'create':
       case 'update':
-        return (c: CallContext) => upsertSingleton(db, def, c.key, c.request.body, c.actor, { forced, partial, resources });
+        return (c: CallContext) => upsertSingleton(db, def, c.storageKey, c.request.body, c.actor, { forced, partial, resources });
       default:
-        return async (c: CallContext) => deleteSingleton(db, def, c.key, c.actor);
+        return async (c: CallContext) => deleteSingleton(db, def, c.storageKey, c.actor);
     }
   }
   switch (op) {
     case 'list':
       return (c: CallContext) =>
-        listRecords(db, def, c.key, c.request.query as Record<string, unknown>, {
+        listRecords(db, def, c.storageKey, c.request.query as Record<string, unknown>, {
           ...match,
           where: { ...match.where, ...fieldParams(def, c.request.params) },
           owner: c.owned,
         });
     case 'create':
       return (c: CallContext) =>
-        createRecord(db, def, c.key, c.request.body, c.actor, { forced: { ...forced, ...fieldParams(def, c.request.params) }, match: { owner: c.owned }, resources });
+        createRecord(db, def, c.storageKey, c.request.body, c.actor, { forced: { ...forced, ...fieldParams(def, c.request.params) }, match: { owner: c.owned }, resources });
     case 'show':
-      return (c: CallContext) => getRecord(db, def, c.key, c.id, { ...match, owner: c.owned });
+      return (c: CallContext) => getRecord(db, def, c.storageKey, c.id, { ...match, owner: c.owned });
     case 'update':
-      return (c: CallContext) => updateRecord(db, def, c.key, c.id, c.request.body, c.actor, { partial, forced, match: { ...match, owner: c.owned }, resources });
+      return (c: CallContext) => updateRecord(db, def, c.storageKey, c.id, c.request.body, c.actor, { partial, forced, match: { ...match, owner: c.owned }, resources });
     case 'delete':
-      return (c: CallContext) => deleteRecord(db, def, c.key, c.id, c.actor, { match: { ...match, owner: c.owned } });
+      return (c: CallContext) => deleteRecord(db, def, c.storageKey, c.id, c.actor, { match: { ...match, owner: c.owned } });
   }
 }
 
@@ -106,10 +106,10 @@ export function registerResourceRoutes(app: FastifyInstance, resources: Readonly
         aliases: call.aliases,
         permission: PERMISSION[op],
         pathSubjects: Object.fromEntries(Object.keys(call.pathRoles ?? {}).map((path) => [path, callSubject(def, call.method, path)])),
-        owner: `${def.name}.${op}`,
+        declaredBy: `${def.name}.${op}`,
         status,
         rowCity: call.rowCity,
-        operation: (path, alias) => crudOperation(def, op, call, path, alias),
+        schema: (path, alias) => crudSchema(def, op, call, path, alias),
         handler: crudHandler(def, op, call, resources, app),
       });
     }

@@ -1,5 +1,5 @@
 /**
- * Saved views of lists (issue 5 'Saved views'; ours): each user's named views of one list in one
+ * Saved views of lists (docs/architecture.md 'Beyond the spec': Saved views; ours): each user's named views of one list in one
  * city, kept on the server (repositories/saved-view-repository.ts). Every route passes `authorize`:
  * the caller must be allowed to read the list's resource in the city; a view of another user or
  * city answers 404.

@@ -1,5 +1,5 @@
 /**
- * Session and account calls (001 7.1; DESIGN.md Sign-in).
+ * Session and account calls (001 7.1; docs/architecture.md 'Sign-in').
  * - POST /default/api/login            {username, password} → {user, token, refresh_token, booking?: {refresh}}
  * - GET  /default/api/users/account    → Profile
  * - GET  /default/api/users/whoami     → {id, refreshable} (ours: whose the session cookie is, null for
@@ -24,13 +24,14 @@ import {
   REFRESH_TOKEN_TTL_S,
 } from '../../shared/constants';
 import { effectiveRole, type Profile } from '../../shared/roles';
-import type { FieldErrors } from '../../shared/validation';
 import { verifyPassword } from '../auth/passwords';
 import { requireProfile } from '../auth/authorize';
 import { HttpError } from '../http-error';
 import { accessTokenOf } from '../plugins/auth';
 import { chatUnreadOf } from '../repositories/chat-unread-repository';
 import { findCredentials, loadProfile } from '../repositories/user-repository';
+import { inputErrors, throwIfInvalid } from '../plugins/validation';
+import { ACCOUNT_SCHEMA, ADOPT_SCHEMA, LOGIN_SCHEMA, LOGOUT_SCHEMA, REFRESH_SCHEMA, WHOAMI_SCHEMA } from './session-schemas';
 
 /** Whether the profile gets a booking refresh token and a Redirect-Token cookie (000 4, 6): Advertisers and the member-area Member. */
 export function getsBookingToken(profile: Profile): boolean {
@@ -60,99 +61,17 @@ function stringField(body: unknown, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-const json = (schema: unknown) => ({ 'application/json': { schema } });
-const ERROR = { $ref: '#/components/responses/Error' };
-
-/** OpenAPI operations of the public session calls (routes/openapi.ts). */
-const LOGIN_OPERATION = {
-  operationId: 'session_login',
-  tags: ['session'],
-  summary: 'Sign in (001 7.1)',
-  security: [],
-  requestBody: {
-    required: true,
-    content: json({ type: 'object', required: ['username', 'password'], properties: { username: { type: 'string' }, password: { type: 'string' } } }),
-  },
-  responses: {
-    '200': {
-      description: 'The user, an access token and a refresh token (and booking.refresh for advertisers); cookies set',
-      content: json({
-        type: 'object',
-        required: ['user', 'token', 'refresh_token'],
-        properties: { user: { type: 'object' }, token: { type: 'string' }, refresh_token: { type: 'string' }, booking: { type: 'object', properties: { refresh: { type: 'string' } } } },
-      }),
-    },
-    default: ERROR,
-  },
-};
-const REFRESH_OPERATION = {
-  operationId: 'session_refresh',
-  tags: ['session'],
-  summary: 'New tokens for a refresh token (body or cookie; 001 7.1)',
-  security: [],
-  parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }],
-  requestBody: { required: false, content: json({ type: 'object', properties: { refresh_token: { type: 'string' } } }) },
-  responses: {
-    '200': { description: 'Rotated tokens', content: json({ type: 'object', required: ['access_token', 'refresh_token'], properties: { access_token: { type: 'string' }, refresh_token: { type: 'string' } } }) },
-    default: ERROR,
-  },
-};
-const LOGOUT_OPERATION = {
-  operationId: 'session_logout',
-  tags: ['session'],
-  summary: 'Sign out: revokes the session and clears the cookies (001 7.1)',
-  security: [],
-  responses: { '200': { description: 'Signed out', content: json({ type: 'object', properties: { detail: { type: 'string' } } }) }, default: ERROR },
-};
-
-const WHOAMI_OPERATION = {
-  operationId: 'session_whoami',
-  tags: ['session'],
-  summary: 'Ours (000 4 Logout): whose the session is (null for nobody, never 401) and whether a refresh-token cookie came',
-  security: [],
-  responses: {
-    '200': {
-      description: 'The signed-in user id or null; refreshable when the request carried a refresh-token cookie',
-      content: json({ type: 'object', required: ['id', 'refreshable'], properties: { id: { type: ['integer', 'null'] }, refreshable: { type: 'boolean' } } }),
-    },
-    default: ERROR,
-  },
-};
-
-const ADOPT_OPERATION = {
-  operationId: 'session_adopt',
-  tags: ['session'],
-  summary: 'Ours (000 4 Autologin): adopts a token pair handed over in a link as the session cookies',
-  security: [],
-  requestBody: {
-    required: true,
-    content: json({ type: 'object', required: ['token', 'refresh_token'], properties: { token: { type: 'string' }, refresh_token: { type: 'string' } } }),
-  },
-  responses: {
-    '200': { description: 'The user; cookies set', content: json({ type: 'object', required: ['user'], properties: { user: { type: 'object' } } }) },
-    default: ERROR,
-  },
-};
-
 /** Registers the session routes. `loginRateLimit` = attempts per IP and minute (0 = none). */
 export function registerSessionRoutes(app: FastifyInstance, options: { loginRateLimit: number }): void {
   const { db, tokens } = app;
   /** The user info of the sign-in calls and the account: the profile and its chat unread count. */
   const userInfo = async (profile: Profile): Promise<Profile> => ({ ...profile, chat_admin_unread: await chatUnreadOf(db, profile.id) });
-  const loginConfig: FastifyContextConfig = { openapi: LOGIN_OPERATION };
-  if (options.loginRateLimit > 0) loginConfig.rateLimit = { max: options.loginRateLimit, timeWindow: 60_000 };
-  const loginOptions = { config: loginConfig };
-  const adoptConfig: FastifyContextConfig = { openapi: ADOPT_OPERATION };
-  if (options.loginRateLimit > 0) adoptConfig.rateLimit = { max: options.loginRateLimit, timeWindow: 60_000 };
-  const adoptOptions = { config: adoptConfig };
+  const limited: FastifyContextConfig = options.loginRateLimit > 0 ? { rateLimit: { max: options.loginRateLimit, timeWindow: 60_000 } } : {};
 
-  app.post('/default/api/login', loginOptions, async (request, reply) => {
-    const username = stringField(request.body, 'username')?.trim();
-    const password = stringField(request.body, 'password');
-    const missing: FieldErrors = {};
-    if (!username) missing.username = [{ key: 'login.usernameRequired', params: {} }];
-    if (!password) missing.password = [{ key: 'login.passwordRequired', params: {} }];
-    if (!username || !password) throw new HttpError('validation', { fieldErrors: missing });
+  app.post('/default/api/login', { config: limited, schema: LOGIN_SCHEMA }, async (request, reply) => {
+    throwIfInvalid(request);
+    const body = request.body as { username: string; password: string };
+    const [username, password] = [body.username.trim(), body.password];
     const user = await findCredentials(db, username);
     if (!user) throw new HttpError('unknown_username');
     if (!(await verifyPassword(password, user.password_hash))) throw new HttpError('invalid_credentials');
@@ -161,20 +80,20 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     const refresh = await tokens.issueRefresh(user.id);
     const token = await tokens.signAccess(user.id, refresh.family);
     setSessionCookies(request, reply, token, refresh.token);
-    const answer: Record<string, unknown> = { user: await userInfo(profile), token, refresh_token: refresh.token };
+    const answered: Record<string, unknown> = { user: await userInfo(profile), token, refresh_token: refresh.token };
     const booking = await startBookingSession(app, request, reply, profile);
-    if (booking) answer.booking = { refresh: booking };
-    return answer;
+    if (booking) answered.booking = { refresh: booking };
+    return answered;
   });
 
   // 000 4 Autologin: the refresh token must be live; the access token, when it is still valid, must be
   // of the same session (else 401). An expired access token is replaced by a fresh one of the same
   // session (the refresh token alone could get one from /refresh-token anyway). Nothing is rotated,
   // so opening the same autologin address twice does not end the session.
-  app.post('/default/api/session/adopt', adoptOptions, async (request, reply) => {
-    const presented = stringField(request.body, 'refresh_token');
-    const access = stringField(request.body, 'token');
-    if (!presented || !access) throw new HttpError('unauthorized');
+  app.post('/default/api/session/adopt', { config: limited, schema: ADOPT_SCHEMA }, async (request, reply) => {
+    // Anything but a pair of tokens is not a session to adopt.
+    if (Object.keys(inputErrors(request)).length > 0) throw new HttpError('unauthorized');
+    const { refresh_token: presented, token: access } = request.body as { token: string; refresh_token: string };
     const live = await tokens.liveRefresh(presented);
     if (!live) throw new HttpError('unauthorized');
     const claims = await tokens.verifyAccess(access);
@@ -186,17 +105,18 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     return { user: await userInfo(profile) };
   });
 
-  app.get('/default/api/users/account', async (request) => {
+  app.get('/default/api/users/account', { schema: ACCOUNT_SCHEMA }, async (request) => {
     // The count is read on every call, not cached with the profile: the badge follows a write at once.
     return userInfo(requireProfile(request));
   });
 
-  app.get('/default/api/users/whoami', { config: { openapi: WHOAMI_OPERATION } }, async (request) => ({
+  app.get('/default/api/users/whoami', { schema: WHOAMI_SCHEMA }, async (request) => ({
     id: request.profile?.id ?? null,
     refreshable: !!request.cookies[COOKIE_REFRESH],
   }));
 
-  app.post('/:city/api/refresh-token', { config: { openapi: REFRESH_OPERATION } }, async (request, reply) => {
+  app.post('/:city/api/refresh-token', { schema: REFRESH_SCHEMA }, async (request, reply) => {
+    throwIfInvalid(request);
     const presented = stringField(request.body, 'refresh_token') || request.cookies[COOKIE_REFRESH];
     if (!presented) throw new HttpError('unauthorized');
     const next = await tokens.rotateRefresh(presented);
@@ -206,7 +126,8 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     return { access_token: access, refresh_token: next.token };
   });
 
-  app.post('/default/login/logout', { config: { openapi: LOGOUT_OPERATION } }, async (request, reply) => {
+  app.post('/default/login/logout', { schema: LOGOUT_SCHEMA }, async (request, reply) => {
+    throwIfInvalid(request);
     const families = new Set<string>();
     for (const token of [stringField(request.body, 'refresh_token'), request.cookies[COOKIE_REFRESH], request.cookies[COOKIE_REDIRECT]]) {
       const family = token ? await tokens.familyOf(token) : null;

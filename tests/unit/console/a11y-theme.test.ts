@@ -1,4 +1,4 @@
-/** AA contrast of the console's colours (issue 5 'Accessibility'; WCAG 2.1 1.4.3: 4.5:1 for text). */
+/** AA contrast of the console's colours (docs/architecture.md 'Beyond the spec': Accessibility; WCAG 2.1 1.4.3: 4.5:1 for text). */
 import { describe, expect, it } from 'vitest';
 import {
   ANTD_PRIMARY,

@@ -1,5 +1,5 @@
 /**
- * The logic behind the lists of issue 5: bulk delete keeps every failure with its reason; date
+ * The logic behind the lists beyond the spec (docs/architecture.md): bulk delete keeps every failure with its reason; date
  * ranges reach the query as `<field>__from`/`<field>__to` only on date fields; the view a list opens
  * with; the columns a saved view may put back.
  */

@@ -1,5 +1,5 @@
 /**
- * The role × call matrix (issue 4, Must show): every call of 001 §7 (section7-calls.ts) as every role,
+ * The role × call matrix (docs/architecture.md 'One set of permission rules'): every call of 001 §7 (section7-calls.ts) as every role,
  * against the real server on a real database, expecting what the table written from the spec says
  * (role-matrix-table.ts): an allowed role passes the permission check (2xx; 400 for the empty test
  * body; 404 for the unknown test id), every other role gets 403; open refresh calls without a refresh

@@ -1,5 +1,5 @@
 /**
- * The contract test (issue 3): every call of 001 §7, from the hand-written table in
+ * The contract test (001 7): every call of 001 §7, from the hand-written table in
  * section7-calls.ts, against the real server on a real database, as the Administrator in kobe.
  * A call passes when a route serves it (not the unknown-route answer), it does not fail with 500,
  * and its answer has the contract's shape: lists carry `content` (array) and `total_length` (number);
@@ -50,6 +50,12 @@ describe('001 §7: every call is served', () => {
       expect(r.headers['x-contract-route'], `${method} ${url} has no route`).toBeTruthy();
       expect(r.statusCode, `${method} ${url}: ${r.body.slice(0, 200)}`).not.toBe(500);
       if (r.statusCode === 204 || r.body === '') return;
+      if (String(r.headers['content-type']).startsWith('text/csv')) {
+        // An export (7.7 coupon-usage-conditions/export): a CSV whose first line holds the column titles.
+        expect(r.statusCode).toBe(200);
+        expect(r.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toMatch(/^ID,/);
+        return;
+      }
       const answer = r.json() as Record<string, unknown>;
       if (r.statusCode >= 400) {
         expect(answer).toMatchObject({ detail: expect.any(String), code: expect.any(String) });

@@ -1,4 +1,4 @@
-// Error answers (001 8; DESIGN.md Conventions), the console fallback, rate limiting and settings.
+// Error answers (001 8; docs/architecture.md 'Conventions'), the console fallback, rate limiting and settings.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

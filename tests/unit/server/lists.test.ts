@@ -1,9 +1,11 @@
-// Lists beyond the contract (issue 5): saved views per user and city, CSV export of any list in
-// UTF-8 with BOM or Shift_JIS, date-range filters (001 9 date-range presets).
+// Lists beyond the contract (docs/architecture.md 'Beyond the spec'): saved views per user and city, CSV export of any list in
+// UTF-8 with BOM or Shift_JIS (streamed, read in keyset batches; the same export as the declared
+// export actions), date-range filters (001 9 date-range presets).
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getResource } from '../../../src/shared/registry';
-import { createRecords } from '../../../src/server/repositories/resource-repository';
+import { recordBatches } from '../../../src/server/repositories/record-batches';
+import { createRecords, listRecords } from '../../../src/server/repositories/resource-repository';
 import { bearer, createTestApp, login, type Session, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -114,6 +116,83 @@ describe('CSV export limits', () => {
     expect(all).toBeGreaterThan(listed);
     expect(await rows(advertiser)).toBe(listed);
     expect(await rows(admin)).toBe(all);
+  });
+});
+
+describe('CSV export: one export behind both paths, streamed', () => {
+  const N = 5_200;
+  const title = (i: number) => `一括書き出し①${String(i).padStart(5, '0')}`;
+  beforeAll(async () => {
+    const news = Array.from({ length: N }, (_, i) => ({ title: title(i), description: 'bulkexport', attr: 'news', created_on_news: 'News' }));
+    await createRecords(t.db, getResource('news'), 'fukuoka', news, { userId: null });
+  }, 120_000);
+
+  it(`answers ${N} rows in Shift_JIS as a stream, read from the database in keyset batches of 1,000 as the reader takes the bytes`, async () => {
+    const batches: Array<{ sql: string; rows: number }> = [];
+    const query = t.db.query.bind(t.db);
+    const spy = vi.spyOn(t.db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
+      const rows = await query(sql, params);
+      if (/FROM r_news\b/.test(sql) && /\bLIMIT\b/.test(sql)) batches.push({ sql, rows: rows.length });
+      return rows as never;
+    });
+    try {
+      const url = '/fukuoka/api/exports/news/?search=bulkexport&order_by=title&columns=title,description&encoding=shift_jis';
+      const r = await t.app.inject({ url, headers: { ...bearer(operator), 'accept-language': 'ja' }, payloadAsStream: true });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toBe('text/csv; charset=Shift_JIS');
+      expect(r.headers['content-length']).toBeUndefined(); // a stream, not one buffer
+      // Nobody reads: the stream stops pulling rows once its buffers are full, long before the end.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const whileWaiting = batches.length;
+      expect(whileWaiting).toBeGreaterThanOrEqual(1);
+      expect(whileWaiting).toBeLessThan(Math.ceil(N / 1000));
+      const chunks: Buffer[] = [];
+      for await (const chunk of r.stream()) chunks.push(chunk as Buffer);
+      expect(chunks.length).toBeGreaterThan(1);
+      const lines = iconv.decode(Buffer.concat(chunks), 'CP932').trimEnd().split('\r\n');
+      expect(lines[0]).toBe('タイトル,説明');
+      expect(lines.slice(1)).toEqual(Array.from({ length: N }, (_, i) => `${title(i)},bulkexport`));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(batches.map((b) => b.rows)).toEqual([1000, 1000, 1000, 1000, 1000, 200]);
+    expect(batches.every((b) => !/\bOFFSET\b/.test(b.sql))).toBe(true);
+  });
+
+  it('the declared export action and the export of any list answer the same header row and lines', async () => {
+    const def = getResource('coupon_usage');
+    const columns = Object.keys(def.schema.properties).join(',');
+    const action = await call('GET', '/kobe/api/common-timesales/admin/dashboard/coupon-usage-conditions/export', admin);
+    const generic = await call('GET', `/kobe/api/exports/coupon_usage/?columns=${columns}`, admin);
+    expect(action.statusCode, action.body).toBe(200);
+    expect(generic.statusCode, generic.body).toBe(200);
+    const header = action.body.replace(/^\uFEFF/, '').split('\r\n')[0];
+    expect(header).toBe(generic.body.replace(/^\uFEFF/, '').split('\r\n')[0]);
+    expect(header.startsWith('ID,')).toBe(true); // titles, not field names
+    expect(action.body).toBe(generic.body);
+    expect((await call('GET', '/kobe/api/common-timesales/admin/dashboard/coupon-usage-conditions/export?encoding=euc-jp', admin)).statusCode).toBe(400);
+  });
+
+  it('batches follow the list order exactly: ties, NULL sort values, both directions, numbers and times', async () => {
+    const def = getResource('genre');
+    // Rows written directly: every fifth without a name (NULL), names and orders repeating (ties), one created_at for all.
+    await t.db.query(
+      `INSERT INTO r_genre (city, data) SELECT 'sanda', CASE WHEN g % 5 = 0 THEN jsonb_build_object('type', 20, 'order', g % 3)
+         ELSE jsonb_build_object('type', 20, 'order', g % 3, 'name', 'n' || (g % 4)) END FROM generate_series(1, 37) AS g`,
+    );
+    for (const order_by of ['name', '-name', 'order', '-order', 'created_at', '-created_at']) {
+      const listed = (await listRecords(t.db, def, 'sanda', { order_by, limit: 1000 })).content.map((r) => r.id);
+      const read: unknown[] = [];
+      for await (const batch of recordBatches(t.db, def, 'sanda', { order_by }, {}, { batchRows: 4 })) {
+        expect(batch.length).toBeLessThanOrEqual(4);
+        read.push(...batch.map((r) => r.id));
+      }
+      expect(read, order_by).toEqual(listed);
+      expect(listed).toHaveLength(37);
+    }
+    const capped: unknown[] = [];
+    for await (const batch of recordBatches(t.db, def, 'sanda', {}, {}, { batchRows: 4, maxRows: 10 })) capped.push(...batch);
+    expect(capped).toHaveLength(10);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * Live operator notices across server processes (000 6 'Operator gets live admin-notice updates';
- * DESIGN.md Storage: several processes share one PostgreSQL): two apps, each with its own pool and
+ * docs/architecture.md 'Storage': several processes share one PostgreSQL): two apps, each with its own pool and
  * LISTEN connection, on the same PostgreSQL schema; a stream opened on one hears a notice created
  * through the other, and a bulk create through the other; the same for a user's chat unread count;
  * a listener connection that is killed comes back, the open streams then send `resync` (the notices)

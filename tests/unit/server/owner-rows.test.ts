@@ -1,5 +1,5 @@
 /**
- * Own-row limits (issue 4 One rule set; 000 6: an Advertiser works on its own shops, a President and
+ * Own-row limits (docs/architecture.md 'One set of permission rules'; 000 6: an Advertiser works on its own shops, a President and
  * a Teacher in their school, a Teacher also in its group and classes), declared by `x-resource.owner`
  * and enforced in the repositories: lists answer only own rows, another shop's or school's row answers
  * 404 (like another city's), a create or update naming another one answers 403. On PGlite, and on

@@ -1,4 +1,4 @@
-// PGlite allows one process per data directory (DESIGN.md Storage): a second process is refused
+// PGlite allows one process per data directory (docs/architecture.md 'Storage'): a second process is refused
 // with a clear message while the first holds it, and may open it once the first has closed.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

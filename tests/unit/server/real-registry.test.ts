@@ -1,5 +1,5 @@
 // The whole registry of schemas/ (whatever exists): a new database with every table prepares and the
-// app builds in time, every call is routed and documented, every example is valid (001 7; DESIGN.md).
+// app builds in time, every call is routed and documented, every example is valid (001 7; docs/architecture.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roleAllowed } from '../../../src/shared/ability';
 import { registry, buildRegistry, type ResourceSchema } from '../../../src/shared/registry';

@@ -1,6 +1,7 @@
 // Registry-driven CRUD (001 7.4, 7.6, 7.17; 000 5, 6): lists, writes, validation, authorization, versions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getResource } from '../../../src/shared/registry';
+import { fieldExpr } from '../../../src/server/db/resource-tables';
 import { createRecords } from '../../../src/server/repositories/resource-repository';
 import { bearer, createTestApp, login, type Session, type TestApp } from './helpers';
 
@@ -115,6 +116,21 @@ describe('lists', () => {
     expect(all.total_length).toBe(3);
     const passes = (await get('/kawasaki/api/scene/?type=member_pass', admin)).json();
     expect(passes.content.map((r: { name: string }) => r.name)).toEqual(['会員パス']);
+  });
+
+  it('compares a nullable number field (genre.parent_id, ["integer","null"]) as a number, like an integer one', async () => {
+    const genre = getResource('genre');
+    expect(fieldExpr(genre, 'parent_id')).toBe(fieldExpr(genre, 'order').replace('order', 'parent_id'));
+    const [root] = await createRecords(t.db, genre, 'kawasaki', [{ name: '親', type: 20 }], { userId: null });
+    await createRecords(t.db, genre, 'kawasaki', [{ name: '子1', type: 20, parent_id: root }, { name: '子2', type: 20, parent_id: root }, { name: '別', type: 20 }], { userId: null });
+    const names = async (q: string) => ((await get(`/kawasaki/api/genres/?${q}&order_by=name`, admin)).json().content as Array<{ name: string }>).map((r) => r.name);
+    expect(await names(`parent_id=${root}`)).toEqual(['子1', '子2']);
+    // As numbers, 0042 and 42.0 are 42 (as text they would match nothing).
+    expect(await names(`parent_id=00${root}`)).toEqual(['子1', '子2']);
+    expect(await names(`parent_id=${root}.0`)).toEqual(['子1', '子2']);
+    const bad = await get('/kawasaki/api/genres/?parent_id=abc', admin);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'validation', fields: { parent_id: [expect.any(String)] } });
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The menu manifests agree with the one rule set (000 6 Specifics; issue 4 One rule set): every entry
+ * The menu manifests agree with the one rule set (000 6 Specifics; docs/architecture.md 'One set of permission rules'): every entry
  * a role may open in a city, hidden ones included, is allowed by that role's ability there: its
  * resource can be read (the page loads instead of a 403 and a sign-out, 001 8), its hand-written page
  * and its route (where 000 6 Specifics names the route's roles) can be opened.

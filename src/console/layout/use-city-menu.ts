@@ -9,7 +9,7 @@ import { menuFor, routeEntriesFor, type MenuEntry } from '@/shared/manifest';
 import { effectiveRole } from '@/shared/roles';
 import { resourceRoutes, type ResourceRoute } from '../resources/resource-routes';
 import { useManifestsLoaded } from '../providers/manifests';
-import { useSession } from './use-session';
+import { useSession } from '../hooks/use-session';
 
 export function useCityMenu(city: string | null | undefined): { entries: MenuEntry[]; routes: ResourceRoute[] } {
   const { profile } = useSession();
