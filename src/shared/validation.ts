@@ -2,7 +2,7 @@
  * Validation of records against their resource schema (000 5; 001 9), the same on the server (every
  * write) and in the console (RJSF's ajv8 validator is given the same keywords through `extendAjv`).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FieldSchema, ResourceDef, ResourceSchema } from './registry';
 
@@ -141,23 +141,14 @@ export interface AjvSetupOptions {
  * and its route validation (src/server/plugins/validation.ts) each make their instances with it.
  */
 export function createAjv(options: AjvSetupOptions = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, useDefaults: options.useDefaults ?? true, coerceTypes: options.coerceTypes ?? false });
+  // `verbose`: errors carry the value, so a blank one gets its field's "required" message (toFieldErrors).
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false, useDefaults: options.useDefaults ?? true, coerceTypes: options.coerceTypes ?? false });
   addFormats(ajv);
   return extendAjv(ajv);
 }
 
 let shared: Ajv | null = null;
 const compiled = new Map<string, ReturnType<Ajv['compile']>>();
-
-/**
- * Compiles the JSON Schema of a call's own body (one that is not a resource's, e.g. the chat unread
- * count's) with the same ajv instance, formats and keywords as `validateRecord`. Map the returned
- * function's `errors` to field errors with `toFieldErrors`. Errors: ajv's for an invalid schema.
- */
-export function compileBodySchema<T>(schema: object): ValidateFunction<T> {
-  shared ??= createAjv();
-  return shared.compile<T>(schema);
-}
 
 /**
  * The i18n key of an ajv error for a field: the field's `x-messages[keyword]`, else the generic
@@ -169,7 +160,10 @@ export function messageKey(schema: ResourceSchema, field: string, keyword: strin
 
 /**
  * Turns ajv errors of a record into field errors with i18n keys. Works for errors of any ajv
- * instance, so the console's RJSF validator and the server share one mapping.
+ * instance, so the console's RJSF validator and the server share one mapping. A blank value (empty
+ * or only spaces) that fails `minLength` or `pattern` gets the field's `required` message when it has
+ * one (000 5: an empty password is 'Password is required', not the length rule); this needs the
+ * value in the error (ajv's `verbose`, as `createAjv` sets).
  */
 export function toFieldErrors(schema: ResourceSchema, errors: readonly ErrorObject[]): FieldErrors {
   const out: FieldErrors = {};
@@ -179,8 +173,9 @@ export function toFieldErrors(schema: ResourceSchema, errors: readonly ErrorObje
     let field = e.instancePath.replace(/^\//, '').split('/')[0] ?? '';
     if (e.keyword === 'required') field = String((e.params as { missingProperty: string }).missingProperty);
     if (e.keyword === 'additionalProperties') field = String((e.params as { additionalProperty: string }).additionalProperty);
-    const key = messageKey(schema, field, e.keyword);
     const prop = schema.properties[field];
+    const blank = typeof e.data === 'string' && e.data.trim() === '' && (e.keyword === 'minLength' || e.keyword === 'pattern');
+    const key = blank && prop?.['x-messages']?.required ? prop['x-messages'].required : messageKey(schema, field, e.keyword);
     const params: Record<string, unknown> = {
       ...e.params,
       field,

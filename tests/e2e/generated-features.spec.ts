@@ -5,8 +5,10 @@
  * outside the image), the CSV export, a row action (`set`/`toggle`), the optimistic delete (row gone
  * at once, back when the server refuses), a singleton's settings page; and a delete the server
  * answers with 209 (the row stays, its message shows); 複製 of a coupon (000 4 modal mode douplicate:
- * the create form filled from the row, its status and expiry fresh; a second coupon, the first as it was).
+ * the create form filled from the row, its status and expiry fresh; a second coupon, the first as it was);
+ * one save per intent on a create form (000 4 forms: Enter in a date picker confirms only the picker).
  */
+import type { Request } from '@playwright/test';
 import { expect, test, type Page } from './fixtures';
 import { defineAbilityFor } from '../../src/shared/ability';
 import { createI18n } from '../../src/shared/i18n';
@@ -14,7 +16,7 @@ import { menuFor, type MenuEntry } from '../../src/shared/manifest';
 import { fillPath, getResource, registry, type ResourceDef } from '../../src/shared/registry';
 import type { Profile } from '../../src/shared/roles';
 import { chooseMenuItem, clickInPopup, signInQuickly } from './helpers';
-import { createRecord, filesRouteExists, recordBody, uploadSample } from './record-fixtures';
+import { createRecord, filesRouteExists, recordBody, someRowId, uploadSample } from './record-fixtures';
 
 const CITY = 'kobe';
 const ja = createI18n('ja');
@@ -194,7 +196,7 @@ test('duplicating a coupon opens its form prefilled, saves a second coupon, and 
 
   await page.locator('#root_end_date').click();
   await page.locator('#root_end_date').fill('2030-06-15 12:00:00');
-  // The picker's OK (Enter in its input would also submit the form), once its popup has appeared.
+  // The picker's OK, once its popup has appeared.
   const picker = page.locator('.ant-picker-dropdown:visible');
   await expect(picker).not.toHaveClass(/-(enter|appear|leave)\b/);
   await picker.locator('.ant-picker-ok button').click();
@@ -217,4 +219,93 @@ test('duplicating a coupon opens its form prefilled, saves a second coupon, and 
   const copyId = await rows.evaluateAll((trs, first) => trs.map((tr) => tr.getAttribute('data-row-key')).find((k) => k !== String(first)), id);
   const copy = (await (await page.request.get(fillPath(def.api.show!.path, { city: CITY, id: copyId! }))).json()) as Record<string, unknown>;
   expect(copy).toMatchObject({ title: stamp, content: body.content, status: 'request', end_date: '2030-06-15T03:00:00.000Z' });
+});
+
+/**
+ * Opens the coupon create form with its create calls counted (`sent`, `answered`) and fills it, the
+ * start date confirmed with the picker's OK; the expiry is left to the test.
+ */
+async function fillCouponForm(page: Page, stamp: string) {
+  await signInQuickly(page, 'operator', CITY);
+  const { entry, def } = menu.find(({ def }) => def.name === 'coupon')!;
+  // The advertisement select needs a row to choose.
+  await someRowId(page.request, CITY, 'advertisement');
+  const createPath = fillPath(def.api.create!.path, { city: CITY });
+  const isCreate = (r: Request) => r.method() === def.api.create!.method && new URL(r.url()).pathname === createPath;
+  const calls = { sent: 0, answered: 0 };
+  page.on('request', (r) => void (isCreate(r) && calls.sent++));
+  page.on('requestfinished', (r) => void (isCreate(r) && calls.answered++));
+  page.on('requestfailed', (r) => void (isCreate(r) && calls.answered++));
+
+  await page.goto(`${listPath(entry)}/create`);
+  await expect(page.locator('form.generated-form')).toBeVisible();
+  await page.locator('#root_title').fill(stamp);
+  for (const field of ['content', 'presentation_conditions', 'conditions_of_use']) await page.locator(`#root_${field}`).fill(`${stamp} ${field}`);
+  await page.locator('.ant-select', { has: page.locator('#root_advertisement') }).click();
+  await clickInPopup(page.locator('.ant-select-dropdown:visible .ant-select-item-option').first());
+  await page.locator('#root_start_date').click();
+  await page.locator('#root_start_date').fill('2030-04-01 11:00:00');
+  const picker = page.locator('.ant-picker-dropdown:visible');
+  await expect(picker).not.toHaveClass(/-(enter|appear|leave)\b/);
+  await picker.locator('.ant-picker-ok button').click();
+  await expect(picker).toHaveCount(0);
+  return { entry, def, createPath, calls, picker };
+}
+
+/** The titles of the coupons whose title or content contains `stamp`, through the API's list. */
+async function couponTitles(page: Page, def: ResourceDef, stamp: string): Promise<unknown[]> {
+  const list = await page.request.get(fillPath(def.api.list.path, { city: CITY }), { params: { search: stamp } });
+  expect(list.ok(), await list.text()).toBe(true);
+  return ((await list.json()) as { content: Array<Record<string, unknown>> }).content.map((c) => c.title);
+}
+
+test('Enter in a date picker only confirms the picker, and one click on 保存 creates one coupon', async ({ page }) => {
+  const stamp = `一回保存${Date.now()}`;
+  const { entry, def, calls, picker } = await fillCouponForm(page, stamp);
+  // The date typed, then Enter in the picker's input: it confirms the picker and sends nothing.
+  await page.locator('#root_end_date').click();
+  await page.locator('#root_end_date').fill('2030-06-15 12:00:00');
+  await expect(picker).not.toHaveClass(/-(enter|appear|leave)\b/);
+  await page.locator('#root_end_date').press('Enter');
+  await expect(page.locator('#root_end_date')).toHaveValue('2030-06-15 12:00:00');
+  await expect(picker).toHaveCount(0);
+  expect(calls.sent).toBe(0);
+
+  await page.getByRole('button', { name: '保存' }).click({ timeout: 5_000 });
+  await expect(page.getByText('保存しました。')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${listPath(entry)}$`));
+  await expect.poll(() => calls.answered).toBe(calls.sent);
+  expect(calls.sent).toBe(1);
+  expect(await couponTitles(page, def, stamp)).toEqual([stamp]);
+});
+
+test('while a coupon is being saved, 保存 is disabled and a further submit sends nothing', async ({ page }) => {
+  const stamp = `保存中${Date.now()}`;
+  const { entry, def, createPath, calls, picker } = await fillCouponForm(page, stamp);
+  await page.locator('#root_end_date').click();
+  await page.locator('#root_end_date').fill('2030-06-15 12:00:00');
+  await expect(picker).not.toHaveClass(/-(enter|appear|leave)\b/);
+  await picker.locator('.ant-picker-ok button').click();
+  // The server answers the create slowly: the save stays in flight while the user tries again.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === createPath,
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+  );
+
+  const save = page.getByRole('button', { name: '保存' });
+  await save.click();
+  await expect(save).toBeDisabled();
+  // A further submit that does not pass through the disabled button (as Enter in a text input makes).
+  await page.locator('form.generated-form').evaluate((form: HTMLFormElement) => form.requestSubmit());
+  release();
+  await expect(page.getByText('保存しました。')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${listPath(entry)}$`));
+  await expect.poll(() => calls.answered).toBe(calls.sent);
+  expect(calls.sent).toBe(1);
+  expect(await couponTitles(page, def, stamp)).toEqual([stamp]);
 });

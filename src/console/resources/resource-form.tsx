@@ -10,8 +10,11 @@
  * and what to do when done. Loading and saving go through Refine's `useForm`: mode `clone` is its
  * clone action (000 4 modal mode douplicate), the create form filled from the row `:id` as
  * ./clone-values leaves it, titled as a copy; saving creates a new record, the row is not touched.
+ * One save per intent (000 4 forms): a submit while a save is in flight, or after it succeeded and
+ * before the page leaves, is ignored (the save button loading and disabled); Enter in a date or
+ * time picker confirms the picker only (./widgets/date-widget).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useForm, useWarnAboutChange, type BaseRecord, type HttpError } from '@refinedev/core';
@@ -30,6 +33,7 @@ import { buildFormSchema, formDataOf, type FormMode } from './form-schema';
 import { localizeErrors, serverErrorSchema } from './localize-errors';
 import type { ResourceRoute } from './resource-routes';
 import { validator } from './rjsf-validator';
+import { DateTimeWidget, DateWidget } from './widgets/date-widget';
 import { RefSelectWidget } from './widgets/ref-select-widget';
 import { SwitchWidget } from './widgets/switch-widget';
 import { TagsWidget } from './widgets/tags-widget';
@@ -38,8 +42,20 @@ import { UploadWidget } from './widgets/upload-widget';
 import './resource-form.css';
 
 const templates = { BaseInputTemplate: CountedInputTemplate };
-/** Widgets by the names ./field-kinds gives (the rest are RJSF's antd theme's). */
-const widgets = { TextareaWidget: CountedTextareaWidget, switch: SwitchWidget, tags: TagsWidget, clock: TimeWidget, ref: RefSelectWidget, upload: UploadWidget };
+/**
+ * Widgets by the names ./field-kinds gives (the rest are RJSF's antd theme's); `date` and
+ * `date-time` resolve to DateWidget and DateTimeWidget.
+ */
+const widgets = {
+  TextareaWidget: CountedTextareaWidget,
+  DateWidget,
+  DateTimeWidget,
+  switch: SwitchWidget,
+  tags: TagsWidget,
+  clock: TimeWidget,
+  ref: RefSelectWidget,
+  upload: UploadWidget,
+};
 
 export interface ResourceFormProps {
   route: ResourceRoute;
@@ -64,6 +80,11 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   // Set after a save: leave once the guard has seen `warnWhen` false (a navigation in the same
   // render would still be asked about).
   const [saved, setSaved] = useState(false);
+  // 000 4 forms, one save per intent: set when a submit starts, cleared when its save is refused or
+  // the page has left. The ref answers at once (a second Enter or click can come before React
+  // renders); the state shows it on the button.
+  const inFlight = useRef(false);
+  const [submitting, setSubmitting] = useState(false);
 
   const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k)), [def, mode, t]);
   const transformErrors = useMemo(() => localizeErrors(def.schema, (k, p) => t(k, p)), [def, t]);
@@ -80,7 +101,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
     queryOptions: { enabled: mode !== 'create' && !!id, retry: false },
   });
   const result = query?.data?.data;
-  const saving = mutation.isPending;
+  const saving = mutation.isPending || submitting;
 
   const copy = useMemo(() => (mode === 'clone' && result ? cloneValues(def, result) : undefined), [def, result, mode]);
   const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : copy?.values), [def, result, mode, copy]);
@@ -92,10 +113,15 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
     if (saved && !warnWhen) {
       setSaved(false);
       backToList();
+      inFlight.current = false;
+      setSubmitting(false);
     }
   }, [saved, warnWhen, backToList]);
 
   const submit = async ({ formData: values }: IChangeEvent<Record<string, unknown>>) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setSubmitting(true);
     setExtraErrors(undefined);
     // useForm clears the unsaved-input guard before its call: a refused save puts it back.
     const unsaved = warnWhen;
@@ -105,6 +131,8 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
       message.success({ content: t('messages.saved'), key: 'saved' });
       setSaved(true);
     } catch (e) {
+      inFlight.current = false;
+      setSubmitting(false);
       if (unsaved) setWarnWhen(true);
       // 001 8: the server's `fields` (e.g. a user's email or username) flag the fields on the form.
       setExtraErrors(serverErrorSchema((e as HttpError).errors as Record<string, string[]> | undefined));
@@ -153,7 +181,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
       >
         <Flex gap={8} justify="end">
           <Button onClick={backToList}>{t('actions.cancel')}</Button>
-          <Button type="primary" htmlType="submit" loading={saving}>
+          <Button type="primary" htmlType="submit" loading={saving} disabled={saving}>
             {t('actions.save')}
           </Button>
         </Flex>

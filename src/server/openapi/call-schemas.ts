@@ -101,8 +101,8 @@ export function crudSchema(def: ResourceDef, op: ApiOperation, call: ApiCall, pa
   switch (op) {
     case 'list':
       o.querystring = queryOf(listQuery(def, call.query));
-      listQueryRead = !def.singleton;
-      o.response = { [status(200)]: answer(def.singleton ? 'The record, or the defaults while there is none' : 'One page of rows', ref(def.singleton ? name : `${name}List`)), ...errorAnswers(400, 401, 403, 404) };
+      listQueryRead = true;
+      o.response = { [status(200)]: answer('One page of rows', ref(`${name}List`)), ...errorAnswers(400, 401, 403, 404) };
       break;
     case 'create':
       o.body = payloadBody(def, filled);

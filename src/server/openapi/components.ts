@@ -33,18 +33,19 @@ export function answer(description: string, schema?: unknown, mediaType = 'appli
   return schema === undefined ? { description, type: 'null' } : { description, content: { [mediaType]: { schema } } };
 }
 
-const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid input (field messages in `fields`)',
-  401: 'Not signed in',
-  403: 'Not allowed for this role or city',
-  404: 'No such row, city or route',
-  409: 'Stale version',
-  429: 'Too many attempts; see Retry-After',
+/** The error answers by status (001 8): their name in the document's `components.responses`, their text. */
+export const ERROR_ANSWERS: Record<number, { name: string; description: string }> = {
+  400: { name: 'Validation', description: 'Invalid input (field messages in `fields`)' },
+  401: { name: 'Unauthorized', description: 'Not signed in' },
+  403: { name: 'Forbidden', description: 'Not allowed for this role or city' },
+  404: { name: 'NotFound', description: 'No such row, city or route' },
+  409: { name: 'Conflict', description: 'Stale version' },
+  429: { name: 'RateLimited', description: 'Too many attempts; see Retry-After' },
 };
 
 /** The error answers of a route (001 8): `{detail, code, fields?}` for each status. */
 export function errorAnswers(...statuses: number[]): Record<string, Json> {
-  return Object.fromEntries(statuses.map((s) => [String(s), answer(ERROR_TEXT[s] ?? 'An error', ref('Error'))]));
+  return Object.fromEntries(statuses.map((s) => [String(s), answer(ERROR_ANSWERS[s]?.description ?? 'An error', ref('Error'))]));
 }
 
 /** Removes `x-` keys, `$id` and `$schema` everywhere in a JSON Schema (property names are kept). */

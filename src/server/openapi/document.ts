@@ -3,11 +3,13 @@
  * Fastify schemas of the routes themselves (the registry calls: ./call-schemas.ts; the hand-written
  * routes: next to them) and the shared schemas (./components.ts), so it cannot drift from what is
  * validated and answered. Here: the document's frame (info, security, tags) and its finish: `x-`
- * keys (this project's rule keywords) left out, path parameters listed first, the JSON Schema dialect.
+ * keys (this project's rule keywords) left out, operation ids made unique, path parameters listed
+ * first, the error answers named once (`components.responses`), the JSON Schema dialect.
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import { COOKIE_ACCESS } from '../../shared/constants';
 import type { ResourceDef } from '../../shared/registry';
+import { ERROR_ANSWERS } from './components';
 
 type Json = Record<string, unknown>;
 
@@ -42,17 +44,47 @@ function withoutExtensions(node: unknown, names = false): unknown {
 }
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace']);
+const ERROR_SCHEMA = '#/components/schemas/Error';
+
+/** The error answers of `components.responses`, by status. */
+function errorResponses(): Record<string, Json> {
+  return Object.fromEntries(
+    Object.values(ERROR_ANSWERS).map(({ name, description }) => [name, { description, content: { 'application/json': { schema: { $ref: ERROR_SCHEMA } } } }]),
+  );
+}
+
+/** `responses` with each standard error answer (./components.ts `errorAnswers`) replaced by its `$ref`. */
+function namedErrors(responses: Record<string, Json>): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [status, response] of Object.entries(responses)) {
+    const known = ERROR_ANSWERS[Number(status)];
+    const schema = (response.content as Record<string, { schema?: Json }> | undefined)?.['application/json']?.schema;
+    out[status] = known && response.description === known.description && schema?.$ref === ERROR_SCHEMA ? { $ref: `#/components/responses/${known.name}` } : response;
+  }
+  return out;
+}
 
 /** The finished document (see the module comment); `doc` is @fastify/swagger's. */
 export function finishDocument(doc: Json): Json {
   const out = withoutExtensions(doc) as Json & { paths: Record<string, Record<string, Json>> };
+  const ids = new Set<string>();
   for (const item of Object.values(out.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
-      if (!METHODS.has(method) || !Array.isArray(op.parameters)) continue;
+      if (!METHODS.has(method)) continue;
+      // Two names may meet (action `reply_create` of review, create of review_reply): the later gets `_2`.
+      const id = String(op.operationId ?? `${method}_operation`);
+      let unique = id;
+      for (let i = 2; ids.has(unique); i += 1) unique = `${id}_${i}`;
+      ids.add(unique);
+      op.operationId = unique;
+      if (op.responses) op.responses = namedErrors(op.responses as Record<string, Json>);
+      if (!Array.isArray(op.parameters)) continue;
       const params = op.parameters as Json[];
       op.parameters = [...params.filter((p) => p.in === 'path'), ...params.filter((p) => p.in !== 'path')];
     }
   }
+  const components = (out.components ?? {}) as Json;
+  out.components = { ...components, responses: { ...errorResponses(), ...(components.responses as Json | undefined) } };
   return { openapi: out.openapi, info: out.info, jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base', ...out };
 }
 

@@ -41,6 +41,7 @@ const states = new WeakMap<FastifyInstance, State>();
 const asked = new WeakSet<FastifyRequest>();
 
 /** A NUL character or a UTF-16 surrogate without its pair: text PostgreSQL refuses to store. */
+// eslint-disable-next-line no-control-regex -- the NUL character is what is looked for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function holdsUnstorable(value: unknown, depth = 0): boolean {
@@ -156,6 +157,8 @@ export function registerValidation(app: FastifyInstance): void {
   const state: State = { app, asSent: null, coercing: null, shared: null };
   states.set(app, state);
   app.setValidatorCompiler(compilerOf(state, 'all'));
+  // Errors of a validator that answers ajv's errors (not ours: ours answer an HttpError) take the contract's 400 too.
+  app.setSchemaErrorFormatter((errors) => new HttpError('validation', { fieldErrors: once(toFieldErrors({ type: 'object', properties: {} } as unknown as ResourceSchema, errors as never)) }));
   app.setSerializerCompiler(({ schema }) => {
     let stringify: ((data: unknown) => string) | undefined;
     return (data) => (stringify ??= fastJson(schema as AnswerSchema, { schema: sharedSchemas(state) as Record<string, AnswerSchema> }) as (data: unknown) => string)(data);

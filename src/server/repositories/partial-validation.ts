@@ -1,14 +1,13 @@
 /**
  * Validation of some fields of a record against their field rules alone (bulk updates and
- * `set-all` values, 001 7): the same ajv keywords as the shared `validateRecord` (extendAjv), no
+ * `set-all` values, 001 7): the one ajv set-up of the shared `validateRecord` (`createAjv`), no
  * required list, no defaults.
  */
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { ResourceDef } from '../../shared/registry';
-import { extendAjv, toFieldErrors, type FieldErrors } from '../../shared/validation';
+import { createAjv, toFieldErrors, type FieldErrors } from '../../shared/validation';
 
-let ajv: Ajv | null = null;
+let ajv: ReturnType<typeof createAjv> | null = null;
 const compiled = new WeakMap<ResourceDef, Map<string, ValidateFunction>>();
 
 /**
@@ -16,7 +15,7 @@ const compiled = new WeakMap<ResourceDef, Map<string, ValidateFunction>>();
  * (`validation.generic.additionalProperties`). Answers the field errors, or null when all is well.
  */
 export function validateFields(def: ResourceDef, values: Record<string, unknown>, allowed: readonly string[]): FieldErrors | null {
-  ajv ??= extendAjv(addFormats(new Ajv({ allErrors: true, strict: false })));
+  ajv ??= createAjv({ useDefaults: false });
   const fields = [...allowed].sort();
   const key = fields.join(',');
   let byFields = compiled.get(def);

@@ -28,6 +28,7 @@ import { isListField, isNumericField } from '../../shared/field-types';
 import type { ActionDef, ResourceDef } from '../../shared/registry';
 import { authorize, ownedRowsFor } from '../auth/authorize';
 import { HttpError } from '../http-error';
+import { throwIfInvalid } from '../plugins/validation';
 import { validateFields } from '../repositories/partial-validation';
 import { storageCity } from '../db/resource-tables';
 import { actionSchema } from '../openapi/call-schemas';
@@ -122,11 +123,13 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
           const onChild = await authorize(c.request, 'read', child.name, { city: c.named });
           const id = parseId(c.id);
           await getRecord(db, def, c.storageKey, id, { owner: c.owned });
+          const owner = ownedRowsFor(onChild, 'read', child);
+          throwIfInvalid(c.request);
           return listRecords(db, child, storageCity(child, c.named), query(c), {
             where: { ...child.api.list.where, ...childWhere },
             exclude: child.api.list.exclude,
             parent: { field: parentField, id },
-            owner: ownedRowsFor(onChild, 'read', child),
+            owner,
           });
         };
       }
@@ -134,10 +137,12 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
         const onChild = await authorize(c.request, 'create', child.name, { city: c.named });
         const id = parseId(c.id);
         await getRecord(db, def, c.storageKey, id, { owner: c.owned });
+        const owner = ownedRowsFor(onChild, 'create', child);
+        throwIfInvalid(c.request);
         const forced = { ...child.api.create?.where, ...(action.set ?? {}), [parentField]: parentValue(child, parentField, id) };
         return createRecord(db, child, storageCity(child, c.named), c.request.body ?? {}, c.actor, {
           forced,
-          match: { owner: ownedRowsFor(onChild, 'create', child) },
+          match: { owner },
           resources,
           auditAction,
         });
@@ -161,6 +166,8 @@ export function registerActionRoutes(app: FastifyInstance, def: ResourceDef, res
       declaredBy: `${def.name}.action:${action.name}`,
       status: action.kind === 'create-child' ? 201 : 200,
       rowCity: action.rowCity,
+      // Children and create-child check the child resource's permission first, then the input.
+      checksInput: action.kind === 'children' || action.kind === 'create-child',
       schema: (path, alias) => actionSchema(def, action, path, alias, child),
       handler: handlerOf(app, def, action, resources),
     });

@@ -62,6 +62,11 @@ export interface CallRoute {
   /** Paths without `{city}` find the rows in the city they are stored in and authorize there. */
   rowCity?: boolean;
   /**
+   * The handler asks for the input's validation itself (`throwIfInvalid`, after checks of its own: a
+   * second resource's permission); otherwise it is asked right after `authorize`.
+   */
+  checksInput?: boolean;
+  /**
    * The Fastify schema of one of its paths (`alias` 0: the path, n: its n-th alias): params, query,
    * body, answers and operation (openapi/call-schemas.ts). The input is checked after `authorize`.
    */
@@ -129,7 +134,7 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
         const { profile, city } = authorized;
         const owned = ownedRowsFor(authorized, route.permission, route.def, subject);
         // The input after the permission checks: who may not make the call learns nothing of its rules.
-        throwIfInvalid(request);
+        if (!route.checksInput) throwIfInvalid(request);
         const ctx: CallContext = {
           request,
           reply,

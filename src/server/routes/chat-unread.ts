@@ -17,12 +17,12 @@
  * Errors: 400 `validation`, 401, 403, 404, as `{detail, code, fields?}`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ResourceSchema } from '../../shared/registry';
 import { effectiveRole } from '../../shared/roles';
-import { compileBodySchema, toFieldErrors } from '../../shared/validation';
 import { authorize } from '../auth/authorize';
 import { onUserEvent } from '../events/user-events';
 import { HttpError } from '../http-error';
+import { answer, errorAnswers } from '../openapi/components';
+import { throwIfInvalid } from '../plugins/validation';
 import { CHAT_UNREAD_EVENT, chatUnreadOf, setChatUnread } from '../repositories/chat-unread-repository';
 import { findUserBy } from '../repositories/user-repository';
 import { prepareEventStreams, serveEventStream } from './event-stream';
@@ -44,14 +44,7 @@ export const BODY_SCHEMA = {
   },
 } as const;
 
-const validateBody = compileBodySchema<{ username: string; count: number }>(BODY_SCHEMA);
-
-const ERRORS = {
-  '400': { $ref: '#/components/responses/Validation' },
-  '401': { $ref: '#/components/responses/Unauthorized' },
-  '403': { $ref: '#/components/responses/Forbidden' },
-  '404': { $ref: '#/components/responses/NotFound' },
-};
+const TAGS = ['users'];
 
 /** Registers the chat unread calls. */
 export function registerChatUnreadRoutes(app: FastifyInstance): void {
@@ -60,20 +53,18 @@ export function registerChatUnreadRoutes(app: FastifyInstance): void {
   app.put(
     CHAT_UNREAD_PATH,
     {
-      config: {
-        openapi: {
-          operationId: 'users_chat_unread_set',
-          tags: ['users'],
-          summary: "Set a user's chat unread count (path ours; the chat service writes it)",
-          requestBody: { required: true, content: { 'application/json': { schema: BODY_SCHEMA } } },
-          responses: { '200': { description: 'Stored', content: { 'application/json': { schema: BODY_SCHEMA } } }, ...ERRORS },
-        },
+      schema: {
+        operationId: 'users_chat_unread_set',
+        tags: TAGS,
+        summary: "Set a user's chat unread count (path ours; the chat service writes it)",
+        body: BODY_SCHEMA,
+        response: { '200': answer('Stored', BODY_SCHEMA), ...errorAnswers(400, 401, 403, 404) },
       },
     },
     async (request) => {
       const { profile } = await authorize(request, 'update', SUBJECT, { city: null });
-      const body = request.body ?? {};
-      if (!validateBody(body)) throw new HttpError('validation', { fieldErrors: toFieldErrors(BODY_SCHEMA as unknown as ResourceSchema, validateBody.errors ?? []) });
+      throwIfInvalid(request);
+      const body = request.body as { username: string; count: number };
       const target = await findUserBy(app.db, { username: body.username });
       if (!target || target.username !== body.username) throw new HttpError('not_found');
       if (!CHAT_PERMISSIONS.includes(target.permission)) {
@@ -92,13 +83,11 @@ export function registerChatUnreadRoutes(app: FastifyInstance): void {
   app.get(
     CHAT_UNREAD_STREAM_PATH,
     {
-      config: {
-        openapi: {
-          operationId: 'users_chat_unread_stream',
-          tags: ['users'],
-          summary: "The caller's chat unread count as server-sent events `chat-unread` {count}: at the opening and at each change (path ours)",
-          responses: { '200': { description: 'Event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '401': ERRORS['401'], '403': ERRORS['403'] },
-        },
+      schema: {
+        operationId: 'users_chat_unread_stream',
+        tags: ['live'],
+        summary: "The caller's chat unread count as server-sent events `chat-unread` {count}: at the opening and at each change (path ours)",
+        response: { '200': answer('Event stream', { type: 'string' }, 'text/event-stream'), ...errorAnswers(401, 403) },
       },
     },
     async (request, reply) => {

@@ -7,15 +7,35 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_LIMIT } from '../../shared/constants';
 import { clampPage, listAnswer } from '../../shared/list-query';
 import { requireProfile } from '../auth/authorize';
+import { answer, errorAnswers, ref } from '../openapi/components';
+import { checkedByHandler, throwIfInvalid } from '../plugins/validation';
 import { listCities } from '../repositories/city-repository';
 
 /** Registers the city routes. */
 export function registerCityRoutes(app: FastifyInstance): void {
-  app.get('/default/api/city/info/', async (request) => {
-    requireProfile(request);
-    const query = request.query as Record<string, unknown>;
-    const page = clampPage(query.limit, query.offset, MAX_LIMIT);
-    const all = await listCities(app.db);
-    return listAnswer(all.slice(page.offset, page.offset + page.limit), all.length, page);
-  });
+  app.get(
+    '/default/api/city/info/',
+    {
+      schema: {
+        operationId: 'cities_list',
+        tags: ['cities'],
+        summary: 'Every city, paged (001 7.3)',
+        querystring: {
+          type: 'object',
+          properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: MAX_LIMIT }, offset: { type: 'integer', minimum: 0, default: 0 } },
+        },
+        response: { '200': answer('One page of cities', ref('CityList')), ...errorAnswers(401) },
+      },
+      // The list codec reads the query (src/shared/list-query.ts).
+      validatorCompiler: checkedByHandler(app, ['querystring']),
+    },
+    async (request) => {
+      requireProfile(request);
+      throwIfInvalid(request);
+      const query = request.query as Record<string, unknown>;
+      const page = clampPage(query.limit, query.offset, MAX_LIMIT);
+      const all = await listCities(app.db);
+      return listAnswer(all.slice(page.offset, page.offset + page.limit), all.length, page);
+    },
+  );
 }

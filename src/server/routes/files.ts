@@ -24,7 +24,10 @@ import { CONTENT_TYPES, EXTENSIONS, FILE_NAME, fileUrl } from '../files/file-nam
 import { openFileStore, type FileStore } from '../files/file-store';
 import { sniff } from '../files/sniff';
 import { HttpError } from '../http-error';
+import { pathParams } from '../openapi/call-schemas';
+import { answer, errorAnswers, ref } from '../openapi/components';
 import { errorAnswer, sendNotFound } from '../plugins/errors';
+import { checkedByHandler, throwIfInvalid } from '../plugins/validation';
 import { translatorFor } from '../translator';
 
 /** Content types whose body is read as the file's bytes. */
@@ -82,31 +85,29 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { config: C
       '/:city/api/files/',
       {
         bodyLimit: PDF_MAX_BYTES,
-        config: {
-          api: true,
-          openapi: {
-            operationId: 'files_upload',
-            tags: ['files'],
-            summary: 'Upload an image or a PDF',
-            description:
-              `The body is the file (000 5 Files). The content decides the type: JPEG, PNG or GIF images up to ${n(IMAGE_MAX_BYTES)} bytes and ${n(IMAGE_MAX_PIXELS)} pixels, PDFs up to ${n(PDF_MAX_BYTES)} bytes (path ours).`,
-            parameters: [
-              { name: 'city', in: 'path', required: true, schema: { type: 'string' } },
-              { name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: ['image', 'pdf'] } },
-              { name: 'name', in: 'query', required: false, schema: { type: 'string', maxLength: 255 } },
-            ],
-            requestBody: { required: true, content: Object.fromEntries(UPLOAD_CONTENT_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
-            responses: {
-              '201': { description: 'Stored', content: { 'application/json': { schema: { $ref: '#/components/schemas/UploadedFile' } } } },
-              '400': { $ref: '#/components/responses/Validation' },
-              '401': { $ref: '#/components/responses/Unauthorized' },
-              '403': { $ref: '#/components/responses/Forbidden' },
+        config: { api: true },
+        schema: {
+          operationId: 'files_upload',
+          tags: ['files'],
+          summary: 'Upload an image or a PDF',
+          description: `The body is the file (000 5 Files). The content decides the type: JPEG, PNG or GIF images up to ${n(IMAGE_MAX_BYTES)} bytes and ${n(IMAGE_MAX_PIXELS)} pixels, PDFs up to ${n(PDF_MAX_BYTES)} bytes (path ours).`,
+          params: pathParams('/{city}/'),
+          querystring: {
+            type: 'object',
+            properties: {
+              kind: { type: 'string', enum: ['image', 'pdf', 'image-or-pdf'], description: 'The kind the field accepts (default any)' },
+              name: { type: 'string', description: 'The original file name (kept, cut to 255 characters)' },
             },
           },
+          body: { content: Object.fromEntries(UPLOAD_CONTENT_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
+          response: { '201': answer('Stored', ref('UploadedFile')), ...errorAnswers(400, 401, 403, 404) },
         },
+        // The bytes are judged by the handler (`sniff`), not by a schema.
+        validatorCompiler: checkedByHandler(app, ['body']),
       },
       async (request, reply) => {
         const { profile, city } = await authorize(request, ['create', 'update'], subjects);
+        throwIfInvalid(request);
         const q = request.query as Record<string, unknown>;
         const bytes = Buffer.isBuffer(request.body) ? request.body : null;
         if (!bytes || bytes.length === 0) throw refuse(request, 'validation.upload.empty');
@@ -147,21 +148,20 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { config: C
   app.get(
     '/files/:name',
     {
-      config: {
-        openapi: {
-          operationId: 'files_get',
-          tags: ['files'],
-          summary: 'An uploaded file',
-          security: [],
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: FILE_NAME.source } }],
-          responses: {
-            '200': { description: 'The file', content: Object.fromEntries(Object.values(CONTENT_TYPES).map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
-            '404': { $ref: '#/components/responses/NotFound' },
-          },
+      schema: {
+        operationId: 'files_get',
+        tags: ['files'],
+        summary: 'An uploaded file',
+        security: [],
+        params: { type: 'object', required: ['name'], properties: { name: { type: 'string', pattern: FILE_NAME.source } } },
+        response: {
+          '200': { description: 'The file', content: Object.fromEntries([...new Set(Object.values(CONTENT_TYPES))].map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
+          ...errorAnswers(404),
         },
       },
     },
     async (request, reply) => {
+      throwIfInvalid(request);
       const { name } = request.params as { name: string };
       if (!FILE_NAME.test(name)) return sendNotFound(request, reply);
       const path = store.path(name);

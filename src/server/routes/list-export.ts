@@ -13,9 +13,11 @@
 import type { FastifyInstance } from 'fastify';
 import { exportable } from '../../shared/list-export';
 import { authorize, ownedRowsFor } from '../auth/authorize';
-import { CSV_ENCODINGS } from '../csv';
 import { storageCity } from '../db/resource-tables';
 import { HttpError } from '../http-error';
+import { EXPORT_QUERY, pathParams } from '../openapi/call-schemas';
+import { answer, errorAnswers } from '../openapi/components';
+import { checkedByHandler, throwIfInvalid } from '../plugins/validation';
 import { sendCsvExport } from './csv-export';
 
 /** Registers GET /{city}/api/exports/{resource}/. */
@@ -23,33 +25,25 @@ export function registerListExportRoute(app: FastifyInstance): void {
   app.get(
     '/:city/api/exports/:resource/',
     {
-      config: {
-        api: true,
-        openapi: {
-          operationId: 'list_export',
-          tags: ['exports'],
-          summary: 'Any list as CSV, all pages, as its filters select (path ours)',
-          parameters: [
-            { name: 'city', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'resource', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'encoding', in: 'query', required: false, schema: { type: 'string', enum: [...CSV_ENCODINGS] } },
-            { name: 'columns', in: 'query', required: false, schema: { type: 'string' } },
-          ],
-          responses: {
-            '200': { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } },
-            '400': { $ref: '#/components/responses/Validation' },
-            '401': { $ref: '#/components/responses/Unauthorized' },
-            '403': { $ref: '#/components/responses/Forbidden' },
-            '404': { $ref: '#/components/responses/NotFound' },
-          },
-        },
+      config: { api: true },
+      schema: {
+        operationId: 'list_export',
+        tags: ['exports'],
+        summary: 'Any list as CSV, all pages, as its filters select (path ours)',
+        description: "The list's query (search, filters, date ranges, order) selects the rows; paging is ignored.",
+        params: { ...pathParams('/{city}/{resource}/'), properties: { city: { type: 'string' }, resource: { type: 'string', description: 'A resource of the registry' } } },
+        querystring: { type: 'object', properties: EXPORT_QUERY },
+        response: { '200': answer('CSV', { type: 'string' }, 'text/csv'), ...errorAnswers(400, 401, 403, 404) },
       },
+      // The export reads the list query and its encoding itself (./csv-export.ts).
+      validatorCompiler: checkedByHandler(app, ['querystring']),
     },
     async (request, reply) => {
       const { resource } = request.params as { resource: string };
       const def = app.resources.get(resource);
       if (!def || !exportable(def)) throw new HttpError('not_found');
       const authorized = await authorize(request, 'read', def.name);
+      throwIfInvalid(request);
       const { city } = authorized;
       const list = def.api.list;
       return sendCsvExport(reply, {

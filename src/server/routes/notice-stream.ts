@@ -17,6 +17,9 @@ import type { FastifyInstance } from 'fastify';
 import { authorize } from '../auth/authorize';
 import { storageCity } from '../db/resource-tables';
 import { onRecordCreated } from '../events/record-events';
+import { pathParams } from '../openapi/call-schemas';
+import { answer, errorAnswers } from '../openapi/components';
+import { throwIfInvalid } from '../plugins/validation';
 import { prepareEventStreams, serveEventStream } from './event-stream';
 
 export { PING_MS } from './event-stream';
@@ -28,8 +31,16 @@ const RESOURCE = 'notify_operator';
 /** Registers the stream route. */
 export function registerNoticeStream(app: FastifyInstance): void {
   prepareEventStreams(app);
-  app.get(NOTICE_STREAM_PATH, async (request, reply) => {
+  const schema = {
+    operationId: 'notify_operator_stream',
+    tags: ['live'],
+    summary: 'Admin notices created in the city as server-sent events `notice` (the row), `resync` after a lost connection (path ours)',
+    params: pathParams('/{city}/'),
+    response: { '200': answer('Event stream', { type: 'string' }, 'text/event-stream'), ...errorAnswers(401, 403, 404) },
+  };
+  app.get(NOTICE_STREAM_PATH, { schema }, async (request, reply) => {
     const { city } = await authorize(request, 'read', RESOURCE);
+    throwIfInvalid(request);
     const def = app.resources.get(RESOURCE);
     if (!def) return reply.code(404).send({ detail: 'not found', code: 'not_found' });
     const key = storageCity(def, city.name);

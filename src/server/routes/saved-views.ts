@@ -10,10 +10,13 @@
  * Errors: 400 `validation` (unknown resource, name empty or over 64 characters or taken, state not
  * an object of the known keys or over 16 KB), 401, 403, 404.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { FieldErrors } from '../../shared/validation';
 import { authorize } from '../auth/authorize';
 import { HttpError } from '../http-error';
+import { pathParams } from '../openapi/call-schemas';
+import { answer, errorAnswers } from '../openapi/components';
+import { throwIfInvalid } from '../plugins/validation';
 import { parseId } from '../repositories/resource-repository';
 import { createView, deleteView, getView, listViews, updateView, type ListViewState } from '../repositories/saved-view-repository';
 
@@ -32,24 +35,17 @@ function resourceOf(app: FastifyInstance, value: unknown): string {
   return value;
 }
 
+/** The name as stored: trimmed (its rules: the route schema's). */
 function nameOf(value: unknown): string {
-  if (typeof value !== 'string' || !value.trim()) throw invalid('name', 'validation.generic.required');
-  const name = value.trim();
-  if ([...name].length > VIEW_NAME_MAX) throw invalid('name', 'validation.generic.maxLength', { max: VIEW_NAME_MAX });
-  return name;
+  return String(value).trim();
 }
 
 const STATE_KEYS = new Set(['columns', 'filters', 'sorters', 'pageSize']);
 
+/** The state as stored; beyond the route schema's types: no other key, at most 16 KB. Errors: 400 on `state`. */
 function stateOf(value: unknown): ListViewState {
-  const bad = () => invalid('state', 'validation.generic.type', { type: 'object' });
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad();
   const s = value as Record<string, unknown>;
   if (Object.keys(s).some((k) => !STATE_KEYS.has(k))) throw invalid('state', 'validation.generic.additionalProperties');
-  if (s.columns !== undefined && !(Array.isArray(s.columns) && s.columns.every((c) => typeof c === 'string'))) throw bad();
-  if (s.filters !== undefined && !Array.isArray(s.filters)) throw bad();
-  if (s.sorters !== undefined && !Array.isArray(s.sorters)) throw bad();
-  if (s.pageSize !== undefined && !(Number.isInteger(s.pageSize) && (s.pageSize as number) >= 1 && (s.pageSize as number) <= 1000)) throw bad();
   if (Buffer.byteLength(JSON.stringify(s)) > VIEW_STATE_MAX_BYTES) throw invalid('state', 'validation.generic.maxLength', { max: VIEW_STATE_MAX_BYTES });
   return s as ListViewState;
 }
@@ -60,57 +56,74 @@ function bodyOf(request: FastifyRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-const VIEW_SCHEMA = {
+const VIEW = {
   type: 'object',
+  required: ['id', 'resource', 'name', 'state', 'is_default', 'used_at', 'created_at'],
   properties: {
     id: { type: 'integer' },
     resource: { type: 'string' },
     name: { type: 'string', maxLength: VIEW_NAME_MAX },
-    state: { type: 'object' },
+    state: { type: 'object', additionalProperties: true },
     is_default: { type: 'boolean' },
     used_at: { type: 'string', format: 'date-time' },
     created_at: { type: 'string', format: 'date-time' },
   },
 };
-const ERRORS = {
-  '400': { $ref: '#/components/responses/Validation' },
-  '401': { $ref: '#/components/responses/Unauthorized' },
-  '403': { $ref: '#/components/responses/Forbidden' },
-  '404': { $ref: '#/components/responses/NotFound' },
+const REQUIRED = 'validation.generic.required';
+const NAME = { type: 'string', minLength: 1, maxLength: VIEW_NAME_MAX, pattern: '\\S', 'x-messages': { minLength: REQUIRED, pattern: REQUIRED } };
+const STATE = {
+  type: 'object',
+  description: 'columns, filters, sorters and pageSize, at most 16 KB of JSON',
+  properties: {
+    columns: { type: 'array', items: { type: 'string' } },
+    filters: { type: 'array' },
+    sorters: { type: 'array' },
+    pageSize: { type: 'integer', minimum: 1, maximum: 1000 },
+  },
 };
-const CITY = { name: 'city', in: 'path', required: true, schema: { type: 'string' } };
-const ID = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };
+const CITY_PARAMS = pathParams('/{city}/');
+const VIEW_PARAMS = pathParams('/{city}/{id}/');
 
-function doc(operationId: string, summary: string, extra: Record<string, unknown>) {
-  return { config: { api: true, openapi: { operationId, tags: ['saved-views'], summary: `${summary} (path ours)`, ...extra } } };
+function schema(operationId: string, summary: string, rest: Record<string, unknown>): FastifySchema {
+  return { operationId, tags: ['saved-views'], summary: `${summary} (path ours)`, ...rest };
 }
 
 /** Registers the saved-view routes. */
 export function registerSavedViewRoutes(app: FastifyInstance): void {
+  const RESOURCE = { type: 'string', enum: [...app.resources.keys()], 'x-messages': { required: 'validation.generic.enum' } };
   app.get(
     '/:city/api/saved-views/',
-    doc('saved_views_list', "The caller's saved views of one list", {
-      parameters: [CITY, { name: 'resource', in: 'query', required: true, schema: { type: 'string' } }],
-      responses: { '200': { description: 'Views', content: { 'application/json': { schema: { type: 'object', properties: { content: { type: 'array', items: VIEW_SCHEMA } } } } } }, ...ERRORS },
-    }),
+    {
+      config: { api: true },
+      schema: schema('saved_views_list', "The caller's saved views of one list", {
+        params: CITY_PARAMS,
+        querystring: { type: 'object', required: ['resource'], properties: { resource: RESOURCE } },
+        response: { '200': answer('Views', { type: 'object', required: ['content'], properties: { content: { type: 'array', items: VIEW } } }), ...errorAnswers(400, 401, 403, 404) },
+      }),
+    },
     async (request) => {
       const resource = resourceOf(app, (request.query as Record<string, unknown>).resource);
       const { profile, city } = await authorize(request, 'read', resource);
+      throwIfInvalid(request);
       return { content: await listViews(app.db, { userId: profile.id, city: city.name, resource }) };
     },
   );
 
   app.post(
     '/:city/api/saved-views/',
-    doc('saved_views_create', 'Save a view of a list', {
-      parameters: [CITY],
-      requestBody: { required: true, content: { 'application/json': { schema: VIEW_SCHEMA } } },
-      responses: { '201': { description: 'Saved', content: { 'application/json': { schema: VIEW_SCHEMA } } }, ...ERRORS },
-    }),
+    {
+      config: { api: true },
+      schema: schema('saved_views_create', 'Save a view of a list', {
+        params: CITY_PARAMS,
+        body: { type: 'object', required: ['resource', 'name'], properties: { resource: RESOURCE, name: NAME, state: STATE, is_default: { type: 'boolean' } } },
+        response: { '201': answer('Saved', VIEW), ...errorAnswers(400, 401, 403, 404) },
+      }),
+    },
     async (request, reply) => {
       const body = bodyOf(request);
       const resource = resourceOf(app, body.resource);
       const { profile, city } = await authorize(request, 'read', resource);
+      throwIfInvalid(request);
       const view = await createView(app.db, { userId: profile.id, city: city.name, resource }, { name: nameOf(body.name), state: stateOf(body.state ?? {}), is_default: body.is_default === true });
       return reply.code(201).send(view);
     },
@@ -118,15 +131,19 @@ export function registerSavedViewRoutes(app: FastifyInstance): void {
 
   app.put(
     '/:city/api/saved-views/:id/',
-    doc('saved_views_update', 'Rename, change, make default or mark used a saved view', {
-      parameters: [CITY, ID],
-      requestBody: { required: true, content: { 'application/json': { schema: { ...VIEW_SCHEMA, properties: { ...VIEW_SCHEMA.properties, used: { type: 'boolean' } } } } } },
-      responses: { '200': { description: 'Changed', content: { 'application/json': { schema: VIEW_SCHEMA } } }, ...ERRORS },
-    }),
+    {
+      config: { api: true },
+      schema: schema('saved_views_update', 'Rename, change, make default or mark used a saved view', {
+        params: VIEW_PARAMS,
+        body: { type: 'object', properties: { name: NAME, state: STATE, is_default: { type: 'boolean' }, used: { type: 'boolean', description: 'Mark it as the last one chosen' } } },
+        response: { '200': answer('Changed', VIEW), ...errorAnswers(400, 401, 403, 404) },
+      }),
+    },
     async (request) => {
       const id = parseId((request.params as { id: string }).id);
       const body = bodyOf(request);
       const { profile, city } = await authorize(request, 'read', [...app.resources.keys()]);
+      throwIfInvalid(request);
       const current = await getView(app.db, profile.id, city.name, id);
       await authorize(request, 'read', current.resource);
       return updateView(app.db, profile.id, city.name, id, {
@@ -140,10 +157,14 @@ export function registerSavedViewRoutes(app: FastifyInstance): void {
 
   app.delete(
     '/:city/api/saved-views/:id/',
-    doc('saved_views_delete', 'Delete a saved view', { parameters: [CITY, ID], responses: { '204': { description: 'Deleted' }, ...ERRORS } }),
+    {
+      config: { api: true },
+      schema: schema('saved_views_delete', 'Delete a saved view', { params: VIEW_PARAMS, response: { '204': answer('Deleted'), ...errorAnswers(401, 403, 404) } }),
+    },
     async (request, reply) => {
       const id = parseId((request.params as { id: string }).id);
       const { profile, city } = await authorize(request, 'read', [...app.resources.keys()]);
+      throwIfInvalid(request);
       const current = await getView(app.db, profile.id, city.name, id);
       await authorize(request, 'read', current.resource);
       await deleteView(app.db, profile.id, city.name, id);

@@ -2,15 +2,16 @@
  * City calls of 001 7.3 served beside the users calls: specify, GET /city/:city/, PATCH
  * /api/city/:city/, get_operation_city (see `registerUserCityRoutes`).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { effectiveRole, type City, type Profile } from '../../shared/roles';
-import type { FieldErrors } from '../../shared/validation';
 import { authorize, requireProfile } from '../auth/authorize';
 import { HttpError } from '../http-error';
 import { findCity, listCities } from '../repositories/city-repository';
 import * as users from '../repositories/user-repository';
 import { accessTokenOf } from '../plugins/auth';
-import { type Body, NAME_MAX, bodyOf, text, isAdmin, intOf, add, check } from './user-inputs';
+import { throwIfInvalid } from '../plugins/validation';
+import { type Body, bodyOf, stringField, isAdmin, intOf, throwIfFieldErrors } from './user-inputs';
+import { USER_CITY_SCHEMAS as S } from './user-schemas';
 
 /** The profile of a request outside the API paths (the auth hook reads API paths only), or null. */
 async function profileOf(request: FastifyRequest): Promise<Profile | null> {
@@ -31,12 +32,13 @@ async function profileOf(request: FastifyRequest): Promise<Profile | null> {
  */
 export function registerUserCityRoutes(app: FastifyInstance): void {
   const { db } = app;
-  const unlessServed = (method: 'GET' | 'PATCH', url: string, handler: (request: FastifyRequest) => Promise<unknown>) => {
-    if (!app.hasRoute({ method, url })) app.route({ method, url, handler });
+  const unlessServed = (method: 'GET' | 'PATCH', url: string, schema: FastifySchema, handler: (request: FastifyRequest) => Promise<unknown>) => {
+    if (!app.hasRoute({ method, url })) app.route({ method, url, schema, handler });
   };
   const signedIn = async (request: FastifyRequest) => {
     const profile = await profileOf(request);
     if (!profile) throw new HttpError('unauthorized');
+    throwIfInvalid(request);
     return profile;
   };
   const cityOr404 = (city: City | null | undefined): City => {
@@ -44,36 +46,32 @@ export function registerUserCityRoutes(app: FastifyInstance): void {
     return city;
   };
 
-  unlessServed('GET', '/default/api/city/specify', async (request) => {
+  unlessServed('GET', '/default/api/city/specify', S.specify, async (request) => {
     requireProfile(request);
+    throwIfInvalid(request);
     const q = request.query as Body;
     const id = intOf(q.id);
-    if (typeof q.name !== 'string' && id === null) check({ name: [{ key: 'validation.generic.required', params: { field: 'name' } }] });
+    if (typeof q.name !== 'string' && id === null) throwIfFieldErrors({ name: [{ key: 'validation.generic.required', params: { field: 'name' } }] });
     return cityOr404((await listCities(db)).find((c) => c.name === q.name || c.id === id));
   });
 
-  unlessServed('GET', '/city/:city', async (request) => {
+  unlessServed('GET', '/city/:city', S.byPath, async (request) => {
     await signedIn(request);
     return cityOr404(await findCity(db, (request.params as { city: string }).city));
   });
 
-  unlessServed('PATCH', '/api/city/:city', async (request) => {
+  unlessServed('PATCH', '/api/city/:city', S.rename, async (request) => {
     const { profile, city } = await authorize(request, 'update', 'city');
     if (!isAdmin(profile)) throw new HttpError('forbidden');
-    const nameJa = text(bodyOf(request), 'name_ja')?.trim();
-    if (!nameJa) check({ name_ja: [{ key: 'validation.generic.required', params: { field: 'name_ja' } }] });
-    if (nameJa!.length > NAME_MAX) check({ name_ja: [{ key: 'validation.generic.maxLength', params: { field: 'name_ja', max: NAME_MAX } }] });
-    return cityOr404(await users.renameCity(db, city.name, nameJa!));
+    throwIfInvalid(request);
+    const nameJa = (stringField(bodyOf(request), 'name_ja') ?? '').trim();
+    return cityOr404(await users.renameCity(db, city.name, nameJa));
   });
 
-  unlessServed('GET', '/get_operation_city', async (request) => {
+  unlessServed('GET', '/get_operation_city', S.operation, async (request) => {
     const caller = await signedIn(request);
     const q = request.query as Body;
     const [cityId, userId] = [intOf(q.city_id), intOf(q.user_id)];
-    const errors: FieldErrors = {};
-    if (cityId === null) add(errors, 'city_id', 'validation.generic.required');
-    if (userId === null) add(errors, 'user_id', 'validation.generic.required');
-    check(errors);
     const city = cityOr404((await listCities(db)).find((c) => c.id === cityId));
     const callerOperates = isAdmin(caller) || (effectiveRole(caller) === 'Operator' && caller.assign_city.some((c) => c.id === cityId));
     if (caller.id !== userId && !callerOperates) throw new HttpError('forbidden');

@@ -1,15 +1,18 @@
 /**
  * Input checks and shared pieces of the users and account calls (000 5 password and registration
- * rules; 001 7.1, 7.2): body readers, field checks that collect FieldErrors and throw one 400, the
- * profile fields of a create or update, uniqueness, paging, the manager check and YouTube ids.
+ * rules; 001 7.1, 7.2). The routes' schemas (./user-schemas.ts) check the shape, types and lengths of
+ * the input; here: what they cannot say (trimmed values, a confirmation that differs, registration
+ * password characters, uniqueness, cities by name), collected with the schema's field errors into
+ * one 400; the profile fields of a create or update, paging, the manager check and YouTube ids.
  */
 import type { FastifyRequest } from 'fastify';
-import { DESCRIPTION_MAX, PASSWORD_MIN } from '../../shared/constants';
+import { PASSWORD_MIN } from '../../shared/constants';
 import { clampPage, firstValue, listAnswer as envelope, SEARCH_PARAM } from '../../shared/list-query';
-import { ACCEPTED_PERMISSIONS, effectiveRole, type City, type Profile } from '../../shared/roles';
+import { effectiveRole, type City, type Profile } from '../../shared/roles';
 import type { FieldErrors } from '../../shared/validation';
 import { authorize } from '../auth/authorize';
 import { HttpError } from '../http-error';
+import { throwIfInvalid } from '../plugins/validation';
 import { listCities } from '../repositories/city-repository';
 import * as users from '../repositories/user-repository';
 
@@ -19,10 +22,6 @@ export type Body = Record<string, unknown>;
 export const RESET_TTL_S = 3600;
 export const VERIFY_TTL_S = 3 * 86_400;
 export const MYNUMBER_TTL_S = 600;
-export const USERNAME_MAX = 150;
-export const NAME_MAX = 64;
-export const EMAIL_MAX = 254;
-export const URL_MAX = 2000;
 
 /** Half-width letters, digits and symbols other than `$` (000 5 registration). */
 export const REGISTER_CHARS = /^[\x21-\x23\x25-\x7e]+$/;
@@ -30,7 +29,8 @@ export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const bodyOf = (request: FastifyRequest): Body =>
   typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? (request.body as Body) : {};
-export const text = (b: Body, k: string): string | undefined => (typeof b[k] === 'string' ? (b[k] as string) : undefined);
+/** The string value of field `k` of a body or query, or undefined (missing or not a string). */
+export const stringField = (b: Body, k: string): string | undefined => (typeof b[k] === 'string' ? (b[k] as string) : undefined);
 export const isAdmin = (p: Profile) => effectiveRole(p) === 'Administrator';
 
 export function intOf(v: unknown): number | null {
@@ -38,30 +38,31 @@ export function intOf(v: unknown): number | null {
   return typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : null;
 }
 
-export function add(errors: FieldErrors, field: string, key: string, params: Record<string, unknown> = {}): void {
+/** Adds the message `key` (an i18n key, with `params`) to `field` of `errors`. */
+export function addFieldError(errors: FieldErrors, field: string, key: string, params: Record<string, unknown> = {}): void {
   (errors[field] ??= []).push({ key, params: { field, ...params } });
 }
 
-export function check(errors: FieldErrors): void {
+/** Throws 400 `validation` with `errors` when there is any (001 8). */
+export function throwIfFieldErrors(errors: FieldErrors): void {
   if (Object.keys(errors).length > 0) throw new HttpError('validation', { fieldErrors: errors });
 }
 
-/** 000 5: required ('Password is required'); at least 8 characters without a space. */
-export function checkPassword(errors: FieldErrors, field: string, value: string | undefined): void {
-  if (!value) add(errors, field, 'login.passwordRequired');
-  else if (value.length < PASSWORD_MIN || /\s/.test(value)) add(errors, field, 'login.passwordRule', { min: PASSWORD_MIN });
-}
-
-/** 000 5 registration: at least 8 with letters and digits, half-width letters, digits and symbols but `$`. */
+/**
+ * 000 5 registration, beyond the route schema's length: half-width letters, digits and symbols but
+ * `$`, with letters and digits. Skipped when the schema refused the field already.
+ */
 export function checkRegisterPassword(errors: FieldErrors, field: string, value: string | undefined): void {
-  if (!value) add(errors, field, 'login.passwordRequired');
-  else if (!REGISTER_CHARS.test(value)) add(errors, field, 'users.validation.passwordCharacters');
-  else if (value.length < PASSWORD_MIN || !/[A-Za-z]/.test(value) || !/\d/.test(value)) add(errors, field, 'users.validation.registerPassword', { min: PASSWORD_MIN });
+  if (errors[field] || value === undefined) return;
+  if (!REGISTER_CHARS.test(value)) addFieldError(errors, field, 'users.validation.passwordCharacters');
+  else if (value.length < PASSWORD_MIN || !/[A-Za-z]/.test(value) || !/\d/.test(value)) addFieldError(errors, field, 'users.validation.registerPassword', { min: PASSWORD_MIN });
 }
 
+/** The confirmation of a password must repeat it (000 5); a missing one is the route schema's. */
 export function checkConfirm(errors: FieldErrors, field: string, password: string | undefined, confirm: string | undefined): void {
-  if (!confirm) add(errors, field, 'users.validation.confirmRequired');
-  else if (password && confirm !== password) add(errors, field, 'users.validation.confirmMismatch');
+  if (errors[field]) return;
+  if (!confirm) addFieldError(errors, field, 'users.validation.confirmRequired');
+  else if (password && confirm !== password) addFieldError(errors, field, 'users.validation.confirmMismatch');
 }
 
 export interface ProfileFields {
@@ -72,36 +73,21 @@ export interface ProfileFields {
   avatar?: string | null;
 }
 
-/** Reads and checks the profile fields present in `b`; `required` ones must be there. */
+/**
+ * The profile fields present in `b`, trimmed; their rules are the route schema's (./user-schemas.ts),
+ * and a field it refused is left out. A `required` one left empty gets its message (000 5).
+ */
 export function profileFields(b: Body, errors: FieldErrors, required: Array<'username' | 'email' | 'name'>): ProfileFields {
   const out: ProfileFields = {};
-  const username = text(b, 'username')?.trim();
-  if (username) {
-    if (username.length > USERNAME_MAX) add(errors, 'username', 'validation.generic.maxLength', { max: USERNAME_MAX });
-    else if (/\s/.test(username)) add(errors, 'username', 'validation.generic.pattern');
-    out.username = username;
-  } else if (required.includes('username')) add(errors, 'username', 'login.usernameRequired');
-  const email = text(b, 'email')?.trim();
-  if (email) {
-    if (email.length > EMAIL_MAX || !EMAIL.test(email)) add(errors, 'email', 'users.validation.emailInvalid');
-    out.email = email;
-  } else if (required.includes('email')) add(errors, 'email', 'users.validation.emailRequired');
-  const name = text(b, 'name')?.trim();
-  if (name !== undefined && name.length > NAME_MAX) add(errors, 'name', 'validation.name.maxLength', { max: NAME_MAX });
-  if (name) out.name = name;
-  else if (required.includes('name')) add(errors, 'name', 'validation.generic.required');
-  if ('introduction' in b) {
-    const v = b.introduction;
-    if (v !== null && typeof v !== 'string') add(errors, 'introduction', 'validation.generic.type', { type: 'string' });
-    else if (v && v.length > DESCRIPTION_MAX) add(errors, 'introduction', 'validation.generic.maxLength', { max: DESCRIPTION_MAX });
-    else out.introduction = v || null;
+  const MISSING = { username: 'login.usernameRequired', email: 'users.validation.emailRequired', name: 'validation.generic.required' } as const;
+  for (const field of ['username', 'email', 'name'] as const) {
+    if (errors[field]) continue;
+    const value = stringField(b, field)?.trim();
+    if (value) out[field] = value;
+    else if (required.includes(field)) addFieldError(errors, field, MISSING[field]);
   }
-  if ('avatar' in b) {
-    const v = b.avatar;
-    if (v === null || v === '') out.avatar = null;
-    else if (typeof v !== 'string' || v.length > URL_MAX || !/^(https?:\/\/|\/(?!\/))\S+$/.test(v)) add(errors, 'avatar', 'validation.generic.format');
-    else out.avatar = v;
-  }
+  if ('introduction' in b && !errors.introduction) out.introduction = (b.introduction as string | null) || null;
+  if ('avatar' in b && !errors.avatar) out.avatar = (b.avatar as string | null) || null;
   return out;
 }
 
@@ -109,8 +95,8 @@ export function profileFields(b: Body, errors: FieldErrors, required: Array<'use
 export async function checkUnique(request: FastifyRequest, errors: FieldErrors, f: ProfileFields, exceptId: number | null): Promise<void> {
   if (!f.username && !f.email) return;
   const taken = await users.takenFields(request.server.db, f, exceptId);
-  if (taken.username && !errors.username) add(errors, 'username', 'users.errors.usernameTaken');
-  if (taken.email && !errors.email) add(errors, 'email', 'users.errors.emailTaken');
+  if (taken.username && !errors.username) addFieldError(errors, 'username', 'users.errors.usernameTaken');
+  if (taken.email && !errors.email) addFieldError(errors, 'email', 'users.errors.emailTaken');
 }
 
 /** Runs a write; a unique violation that slipped past `checkUnique` (a race) answers the same field errors. */
@@ -121,7 +107,7 @@ export async function uniqueWrite<T>(request: FastifyRequest, f: ProfileFields, 
     if ((err as { code?: string }).code !== '23505') throw err;
     const errors: FieldErrors = {};
     await checkUnique(request, errors, f, exceptId);
-    check(errors);
+    throwIfFieldErrors(errors);
     throw new HttpError('conflict');
   }
 }
@@ -129,8 +115,10 @@ export async function uniqueWrite<T>(request: FastifyRequest, f: ProfileFields, 
 /**
  * One page of the users of `cityIds` (null: every city) that `filter` selects (001 7.1 user lists):
  * `limit`/`offset`/`search` of the query read as every list reads them (src/shared/list-query.ts).
+ * Errors: 400/404 of the request's validation (plugins/validation.ts), asked here, after the caller's checks.
  */
 export async function listUsersAnswer(request: FastifyRequest, cityIds: number[] | null, filter: users.UserFilter) {
+  throwIfInvalid(request);
   const q = request.query as Record<string, unknown>;
   const page = clampPage(q.limit, q.offset);
   const search = firstValue(q[SEARCH_PARAM]);
@@ -138,8 +126,11 @@ export async function listUsersAnswer(request: FastifyRequest, cityIds: number[]
   return envelope(content, total, page);
 }
 
-/** The caller's management rights in the path city: the cities it manages (null = all). */
-export async function manager(request: FastifyRequest, action: 'read' | 'create' | 'update' | 'delete') {
+/**
+ * Authorizes a user-management call (000 6: Administrator everywhere, Operator in its cities) and
+ * answers the caller, the path city and the cities it manages (null = all). Errors: 401, 403, 404.
+ */
+export async function authorizeUserManager(request: FastifyRequest, action: 'read' | 'create' | 'update' | 'delete') {
   const { profile, city } = await authorize(request, action, 'user');
   return { caller: profile, city, managed: isAdmin(profile) ? null : profile.assign_city.map((c) => c.id) };
 }
@@ -153,31 +144,27 @@ export async function targetOf(request: FastifyRequest, caller: Profile, city: C
   return user;
 }
 
-/** Reads the management fields (permission, captain flag, cities, school, group, classes) present in `b`. */
+/**
+ * The management fields (permission, captain flag, cities, school, group, classes) present in `b`;
+ * their types are the route schema's (./user-schemas.ts), a field it refused is left out. Cities are
+ * named by name, id or {id}. Errors: 403 for an Administrator made by a non-Administrator, or a city
+ * the caller does not manage (`managed`; null: all).
+ */
 export async function managementFields(request: FastifyRequest, b: Body, errors: FieldErrors, caller: Profile, managed: number[] | null) {
   const out: Pick<users.UserPatch, 'permission' | 'isCaptainDepartment' | 'school' | 'group' | 'classes'> & { cityIds?: number[] } = {};
-  if ('permission' in b) {
-    if (!(ACCEPTED_PERMISSIONS as readonly unknown[]).includes(b.permission)) add(errors, 'permission', 'validation.generic.enum');
-    else if (b.permission === 'Administrator' && !isAdmin(caller)) throw new HttpError('forbidden');
-    else out.permission = b.permission as string;
+  const given = (field: string) => field in b && !errors[field];
+  if (given('permission')) {
+    if (b.permission === 'Administrator' && !isAdmin(caller)) throw new HttpError('forbidden');
+    out.permission = b.permission as string;
   }
-  if ('is_captain_department' in b) out.isCaptainDepartment = b.is_captain_department === true;
-  for (const [field, key] of [['school', 'school'], ['group', 'group']] as const) {
-    if (!(field in b)) continue;
-    const n = b[field] === null ? null : intOf(b[field]);
-    if (n === null && b[field] !== null) add(errors, field, 'validation.generic.type', { type: 'integer' });
-    else out[key] = n;
-  }
-  if ('classes' in b) {
-    const list = Array.isArray(b.classes) ? b.classes.map(intOf) : [null];
-    if (list.some((n) => n === null)) add(errors, 'classes', 'validation.generic.type', { type: 'array' });
-    else out.classes = list as number[];
-  }
-  if ('assign_city' in b) {
+  if (given('is_captain_department')) out.isCaptainDepartment = b.is_captain_department === true;
+  if (given('school')) out.school = b.school as number | null;
+  if (given('group')) out.group = b.group as number | null;
+  if (given('classes')) out.classes = b.classes as number[];
+  if (given('assign_city')) {
     const all = await listCities(request.server.db);
-    const wanted = Array.isArray(b.assign_city) ? b.assign_city : [];
-    const found = wanted.map((v) => all.find((c) => c.name === v || c.id === v || (typeof v === 'object' && v !== null && c.id === (v as City).id)));
-    if (!Array.isArray(b.assign_city) || found.some((c) => !c)) add(errors, 'assign_city', 'validation.generic.enum');
+    const found = (b.assign_city as unknown[]).map((v) => all.find((c) => c.name === v || c.id === v || (typeof v === 'object' && v !== null && c.id === (v as City).id)));
+    if (found.some((c) => !c)) addFieldError(errors, 'assign_city', 'validation.generic.enum');
     else if (managed && found.some((c) => !managed.includes(c!.id))) throw new HttpError('forbidden');
     else out.cityIds = [...new Set(found.map((c) => c!.id))];
   }

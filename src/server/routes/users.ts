@@ -3,6 +3,7 @@
  * user-management call goes through `authorize(request, action, 'user')` (Administrator everywhere,
  * Operator in its assigned cities), own-account calls through subject `account`. Users of a city
  * are the users assigned to it; a user of another city is 404. Answers carry Profiles, never a hash.
+ * Bodies, queries and answers: the route schemas of ./user-schemas.ts, checked after the permission.
  *
  * Lists (`{content: Profile[], total_length, count, limit, offset, page_length}`; query `search` over
  * username, name and e-mail, `offset`, `limit` default 20):
@@ -39,57 +40,62 @@
  * Tokens are delivered by mail in production; this server has no mail sender yet.
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { FieldErrors } from '../../shared/validation';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { authorize, requireProfile } from '../auth/authorize';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { HttpError } from '../http-error';
 import { findCity, listCities } from '../repositories/city-repository';
 import * as users from '../repositories/user-repository';
+import { checkedByHandler, inputErrors, throwIfInvalid } from '../plugins/validation';
 import { translatorFor } from '../translator';
-import { type Body, RESET_TTL_S, VERIFY_TTL_S, MYNUMBER_TTL_S, EMAIL, bodyOf, text, isAdmin, intOf, add, check, checkPassword, checkRegisterPassword, checkConfirm, profileFields, checkUnique, uniqueWrite, listUsersAnswer, manager, targetOf, managementFields, profileAnswer, youtubeId, createCityUser } from './user-inputs';
+import { type Body, RESET_TTL_S, VERIFY_TTL_S, MYNUMBER_TTL_S, EMAIL, bodyOf, stringField, isAdmin, intOf, addFieldError, throwIfFieldErrors, checkRegisterPassword, checkConfirm, profileFields, checkUnique, uniqueWrite, listUsersAnswer, authorizeUserManager, targetOf, managementFields, profileAnswer, youtubeId, createCityUser } from './user-inputs';
+import { USER_SCHEMAS as S } from './user-schemas';
 import { registerUserCityRoutes } from './user-city-routes';
 
 /** Registers the users and account calls, and the city calls of 001 7.3 that routes/cities.ts does not serve (`registerUserCityRoutes`). */
 export function registerUserRoutes(app: FastifyInstance): void {
   const { db, tokens } = app;
   const open = app.config.loginRateLimit > 0 ? { config: { rateLimit: { max: app.config.loginRateLimit, timeWindow: 60_000 } } } : {};
+  // Lists: the list codec reads their query (src/shared/list-query.ts).
+  const listQuery = checkedByHandler(app, ['querystring']);
   const detail = (request: FastifyRequest, key: string) => ({ detail: translatorFor(request.headers['accept-language'])(key) });
 
-  app.get('/:city/api/users/', async (request) => {
-    const { city } = await manager(request, 'read');
+  app.get('/:city/api/users/', { schema: S.list, validatorCompiler: listQuery }, async (request) => {
+    const { city } = await authorizeUserManager(request, 'read');
     const raw = (request.query as Record<string, unknown>).filter_by;
     const filter = raw === undefined || raw === '' ? 'all' : raw;
-    if (!(users.USER_FILTERS as readonly unknown[]).includes(filter)) check({ filter_by: [{ key: 'validation.generic.enum', params: { field: 'filter_by' } }] });
+    if (!(users.USER_FILTERS as readonly unknown[]).includes(filter)) throwIfFieldErrors({ filter_by: [{ key: 'validation.generic.enum', params: { field: 'filter_by' } }] });
     return listUsersAnswer(request, [city.id], filter as users.UserFilter);
   });
 
-  app.get('/:city/api/users/get_ads_user_info_by_city', async (request) => listUsersAnswer(request, [(await manager(request, 'read')).city.id], 'ad_user'));
-  app.get('/:city/api/users/get_ads_user_info', async (request) => listUsersAnswer(request, (await manager(request, 'read')).managed, 'ad_user'));
-  app.get('/:city/api/special-voucher/get_member_user/', async (request) => listUsersAnswer(request, [(await manager(request, 'read')).city.id], 'member'));
+  const userList = (url: string, schema: FastifySchema, filter: users.UserFilter, cities: (m: Awaited<ReturnType<typeof authorizeUserManager>>) => number[] | null) =>
+    app.get(url, { schema, validatorCompiler: listQuery }, async (request) => listUsersAnswer(request, cities(await authorizeUserManager(request, 'read')), filter));
+  userList('/:city/api/users/get_ads_user_info_by_city', S.adsUsersOfCity, 'ad_user', (m) => [m.city.id]);
+  userList('/:city/api/users/get_ads_user_info', S.adsUsers, 'ad_user', (m) => m.managed);
+  userList('/:city/api/special-voucher/get_member_user/', S.memberUsers, 'member', (m) => [m.city.id]);
 
-  app.get('/:city/api/users/get_admin_info', async (request) => {
-    const { city } = await manager(request, 'read');
+  app.get('/:city/api/users/get_admin_info', { schema: S.adminInfo }, async (request) => {
+    const { city } = await authorizeUserManager(request, 'read');
+    throwIfInvalid(request);
     return { city, ...(await users.countByRole(db, city.id)) };
   });
 
-  app.get('/:city/api/users/get_operation_info', async (request) => {
-    const { city } = await manager(request, 'read');
+  app.get('/:city/api/users/get_operation_info', { schema: S.operationInfo }, async (request) => {
+    const { city } = await authorizeUserManager(request, 'read');
+    throwIfInvalid(request);
     const by_filter = await users.countByFilter(db, city.id);
     return { city, total: by_filter.all, by_filter };
   });
 
-  app.post('/:city/api/users/', async (request, reply) => {
-    const { caller, city, managed } = await manager(request, 'create');
+  app.post('/:city/api/users/', { schema: S.create }, async (request, reply) => {
+    const { caller, city, managed } = await authorizeUserManager(request, 'create');
     const b = bodyOf(request);
-    const errors: FieldErrors = {};
+    const errors = inputErrors(request);
     const f = profileFields(b, errors, ['username', 'email']);
-    const password = text(b, 'password');
-    checkPassword(errors, 'password', password);
-    if (!('permission' in b)) add(errors, 'permission', 'validation.generic.required');
+    const password = stringField(b, 'password');
     const m = await managementFields(request, b, errors, caller, managed);
     await checkUnique(request, errors, f, null);
-    check(errors);
+    throwIfFieldErrors(errors);
     const cityIds = [...new Set([city.id, ...(m.cityIds ?? [])])];
     const all = await listCities(db);
     const id = await uniqueWrite(request, f, null, async () =>
@@ -111,20 +117,19 @@ export function registerUserRoutes(app: FastifyInstance): void {
     return reply.code(201).send(await profileAnswer(request, id));
   });
 
-  app.put('/:city/api/users/:id/', async (request) => {
-    const { caller, city, managed } = await manager(request, 'update');
+  app.put('/:city/api/users/:id/', { schema: S.update }, async (request) => {
+    const { caller, city, managed } = await authorizeUserManager(request, 'update');
     const target = await targetOf(request, caller, city);
     const b = bodyOf(request);
-    const errors: FieldErrors = {};
+    const errors = inputErrors(request);
     const f = profileFields(b, errors, []);
-    const password = text(b, 'password');
-    if (password !== undefined && password !== '') checkPassword(errors, 'password', password);
+    const password = stringField(b, 'password');
     const { cityIds, ...m } = await managementFields(request, b, errors, caller, managed);
     if (target.permission === 'Administrator' && m.permission && m.permission !== 'Administrator') {
-      if ((await users.countAdministrators(db)) <= 1) add(errors, 'permission', 'users.errors.lastAdministrator');
+      if ((await users.countAdministrators(db)) <= 1) addFieldError(errors, 'permission', 'users.errors.lastAdministrator');
     }
     await checkUnique(request, errors, f, target.id);
-    check(errors);
+    throwIfFieldErrors(errors);
     // An Operator's change of cities keeps the user's cities it does not manage.
     const assignCityIds = cityIds && (managed ? [...target.assign_city.filter((c) => !managed.includes(c)), ...cityIds] : cityIds);
     const emailChanged = f.email !== undefined && f.email.toLowerCase() !== target.email.toLowerCase();
@@ -142,9 +147,10 @@ export function registerUserRoutes(app: FastifyInstance): void {
     return profileAnswer(request, target.id);
   });
 
-  app.delete('/:city/api/users/:id/', async (request, reply) => {
-    const { caller, city, managed } = await manager(request, 'delete');
+  app.delete('/:city/api/users/:id/', { schema: S.remove }, async (request, reply) => {
+    const { caller, city, managed } = await authorizeUserManager(request, 'delete');
     const target = await targetOf(request, caller, city);
+    throwIfInvalid(request);
     if (target.id === caller.id) return reply.code(209).send(detail(request, 'users.detail.cannotDeleteSelf'));
     const outcome = await users.removeUser(db, target.id, city.id, managed);
     if (!outcome) throw new HttpError('not_found');
@@ -153,14 +159,13 @@ export function registerUserRoutes(app: FastifyInstance): void {
     return reply.code(204).send();
   });
 
-  app.post('/:city/api/users/add_teacher/', async (request, reply) => {
-    const { caller, city } = await manager(request, 'create');
+  app.post('/:city/api/users/add_teacher/', { schema: S.addTeacher }, async (request, reply) => {
+    const { caller, city } = await authorizeUserManager(request, 'create');
     const b = bodyOf(request);
-    const errors: FieldErrors = {};
+    const errors = inputErrors(request);
     const f = profileFields(b, errors, ['username']);
     const school = intOf(b.school);
-    if (school === null) add(errors, 'school', 'validation.generic.required');
-    check(errors);
+    throwIfFieldErrors(errors);
     const existing = await users.findUserBy(db, { username: f.username });
     if (existing && existing.assign_city.includes(city.id)) {
       if (existing.permission === 'Administrator' && !isAdmin(caller)) throw new HttpError('forbidden');
@@ -168,34 +173,35 @@ export function registerUserRoutes(app: FastifyInstance): void {
       await users.auditUser(db, caller.id, city.name, 'add_teacher', existing.id);
       return profileAnswer(request, existing.id);
     }
-    if (!f.email) add(errors, 'email', 'users.validation.emailRequired');
-    const password = text(b, 'password');
-    if (password) checkPassword(errors, 'password', password);
+    if (!f.email) addFieldError(errors, 'email', 'users.validation.emailRequired');
+    const password = stringField(b, 'password');
     await checkUnique(request, errors, f, null);
-    check(errors);
+    throwIfFieldErrors(errors);
     const passwordHash = password ? await hashPassword(password) : users.UNUSABLE_PASSWORD;
     const id = await createCityUser(request, f, city.name, { passwordHash, permission: 'Teacher', school });
     await users.auditUser(db, caller.id, city.name, 'add_teacher', id);
     return reply.code(201).send(await profileAnswer(request, id));
   });
 
-  app.put('/:city/api/users/:id/remove_teacher/', async (request) => {
-    const { caller, city } = await manager(request, 'update');
+  app.put('/:city/api/users/:id/remove_teacher/', { schema: S.removeTeacher }, async (request) => {
+    const { caller, city } = await authorizeUserManager(request, 'update');
     const target = await targetOf(request, caller, city);
+    throwIfInvalid(request);
     const school = intOf((request.query as Body).school ?? bodyOf(request).school);
-    if (school === null) check({ school: [{ key: 'validation.generic.required', params: { field: 'school' } }] });
-    if (target.school !== school) check({ school: [{ key: 'users.validation.notTeacherOfSchool', params: { field: 'school' } }] });
+    if (school === null) throwIfFieldErrors({ school: [{ key: 'validation.generic.required', params: { field: 'school' } }] });
+    if (target.school !== school) throwIfFieldErrors({ school: [{ key: 'users.validation.notTeacherOfSchool', params: { field: 'school' } }] });
     await users.updateUser(db, target.id, { school: null, group: null, classes: [] });
     await users.auditUser(db, caller.id, city.name, 'remove_teacher', target.id);
     return profileAnswer(request, target.id);
   });
 
-  app.get('/:city/api/users/classes/', async (request) => {
+  app.get('/:city/api/users/classes/', { schema: S.classes }, async (request) => {
     const { profile, city } = await authorize(request, 'read', 'account');
+    throwIfInvalid(request);
     const raw = (request.query as Body).user_id;
     let classes = profile.classes;
     if (raw !== undefined && intOf(raw) !== profile.id) {
-      await manager(request, 'read');
+      await authorizeUserManager(request, 'read');
       const target = intOf(raw) === null ? null : await users.findUserInCity(db, intOf(raw)!, city.id);
       if (!target) throw new HttpError('not_found');
       classes = (await profileAnswer(request, target.id)).classes;
@@ -203,62 +209,63 @@ export function registerUserRoutes(app: FastifyInstance): void {
     return { content: classes, total_length: classes.length };
   });
 
-  app.put('/:city/api/users/account', async (request) => {
+  app.put('/:city/api/users/account', { schema: S.account }, async (request) => {
     const { profile } = await authorize(request, 'update', 'account');
-    const b = bodyOf(request);
-    const errors: FieldErrors = {};
-    const { username: _ignored, ...f } = profileFields(b, errors, []);
+    const { username: _ignored, ...b } = bodyOf(request);
+    const errors = inputErrors(request);
+    const f = profileFields(b, errors, []);
     await checkUnique(request, errors, f, profile.id);
-    check(errors);
+    throwIfFieldErrors(errors);
     const emailChanged = f.email !== undefined && f.email.toLowerCase() !== profile.email.toLowerCase();
     await uniqueWrite(request, f, profile.id, () => users.updateUser(db, profile.id, { ...f, emailVerified: emailChanged ? false : undefined }));
     return profileAnswer(request, profile.id);
   });
 
-  app.put('/:city/api/users/change_password', async (request) => {
+  app.put('/:city/api/users/change_password', { schema: S.changePassword }, async (request) => {
     const { profile } = await authorize(request, 'update', 'account');
     const b = bodyOf(request);
-    const [old, next, confirm] = [text(b, 'old'), text(b, 'new'), text(b, 'confirm')];
-    const errors: FieldErrors = {};
-    if (!old) add(errors, 'old', 'login.passwordRequired');
-    checkPassword(errors, 'new', next);
+    const [old, next, confirm] = [stringField(b, 'old'), stringField(b, 'new'), stringField(b, 'confirm')];
+    const errors = inputErrors(request);
     checkConfirm(errors, 'confirm', next, confirm);
-    check(errors);
-    if (!(await verifyPassword(old!, (await users.findPasswordHash(db, profile.id)) ?? ''))) check({ old: [{ key: 'users.validation.oldPasswordWrong', params: { field: 'old' } }] });
+    throwIfFieldErrors(errors);
+    if (!(await verifyPassword(old!, (await users.findPasswordHash(db, profile.id)) ?? ''))) throwIfFieldErrors({ old: [{ key: 'users.validation.oldPasswordWrong', params: { field: 'old' } }] });
     await users.updateUser(db, profile.id, { passwordHash: await hashPassword(next!) });
     for (const family of await users.liveFamilies(db, profile.id)) if (family !== request.tokenFamily) await tokens.revokeFamily(family);
     return detail(request, 'users.detail.passwordChanged');
   });
 
-  app.get('/:city/api/users/youtube_thumbnail', async (request) => {
+  app.get('/:city/api/users/youtube_thumbnail', { schema: S.youtubeThumbnail }, async (request) => {
     await authorize(request, 'read', 'account');
+    throwIfInvalid(request);
     const url = (request.query as Body).url;
     const id = typeof url === 'string' ? youtubeId(url) : null;
-    if (!id) check({ url: [{ key: 'users.validation.youtubeUrl', params: { field: 'url' } }] });
+    if (!id) throwIfFieldErrors({ url: [{ key: 'users.validation.youtubeUrl', params: { field: 'url' } }] });
     return { url: `https://img.youtube.com/vi/${id}/hqdefault.jpg` };
   });
 
-  app.get('/:city/api/users/refresh_firebase_token/', async (request) => {
+  app.get('/:city/api/users/refresh_firebase_token/', { schema: S.firebaseToken }, async (request) => {
     await authorize(request, 'read', 'account');
+    throwIfInvalid(request);
     return { token_firebase: randomBytes(32).toString('base64url') };
   });
 
-  app.patch('/default/api/users/mynumber', async (request) => {
+  app.patch('/default/api/users/mynumber', { schema: S.mynumber }, async (request) => {
     const profile = requireProfile(request);
-    const redirect = text(bodyOf(request), 'redirect') ?? '/';
-    if (!/^\/(?![/\\])[^\s\\]*$/.test(redirect)) check({ redirect: [{ key: 'validation.generic.format', params: { field: 'redirect' } }] });
+    throwIfInvalid(request);
+    const redirect = stringField(bodyOf(request), 'redirect') ?? '/';
     const state = await users.issueUserToken(db, profile.id, 'mynumber', MYNUMBER_TTL_S, { redirect });
     return { state, expires_in: MYNUMBER_TTL_S };
   });
 
-  app.post('/default/api/users/mynumber/callback', open, async (request) => {
+  app.post('/default/api/users/mynumber/callback', { ...open, schema: S.mynumberCallback }, async (request) => {
+    throwIfInvalid(request);
     const b = bodyOf(request);
-    const error = text(b, 'error') || text(request.query as Body, 'error');
-    const state = text(b, 'state');
+    const error = stringField(b, 'error') || stringField(request.query as Body, 'error');
+    const state = stringField(b, 'state');
     const spent = state ? await users.consumeUserToken(db, 'mynumber', state) : null;
     if (!spent) return { data: `/login?mynumber_error=invalid_state` };
     const redirect = typeof spent.data.redirect === 'string' ? spent.data.redirect : '/';
-    if (error || !text(b, 'code')) {
+    if (error || !stringField(b, 'code')) {
       const sep = redirect.includes('?') ? '&' : '?';
       return { data: `${redirect}${sep}mynumber_error=${encodeURIComponent(error || 'invalid_request')}` };
     }
@@ -266,31 +273,33 @@ export function registerUserRoutes(app: FastifyInstance): void {
     return { data: redirect };
   });
 
-  app.post('/:city/api/users/register', open, async (request, reply) => {
+  app.post('/:city/api/users/register', { ...open, schema: S.register }, async (request, reply) => {
     const city = await findCity(db, (request.params as { city: string }).city);
     if (!city) throw new HttpError('not_found');
     const b = bodyOf(request);
-    const errors: FieldErrors = {};
+    const errors = inputErrors(request);
     const f = profileFields(b, errors, ['username', 'email']);
-    const password = text(b, 'password');
+    const password = stringField(b, 'password');
     checkRegisterPassword(errors, 'password', password);
-    checkConfirm(errors, 'confirm', password, text(b, 'confirm'));
+    checkConfirm(errors, 'confirm', password, stringField(b, 'confirm'));
     await checkUnique(request, errors, f, null);
-    check(errors);
+    throwIfFieldErrors(errors);
     const id = await createCityUser(request, f, city.name, { passwordHash: await hashPassword(password!), permission: 'Advertiser' });
     await users.issueUserToken(db, id, 'email_verification', VERIFY_TTL_S);
     await users.auditUser(db, null, city.name, 'register', id);
     return reply.code(201).send(await profileAnswer(request, id));
   });
 
-  app.post('/:city/api/users/email_verification', open, async (request) => {
+  app.post('/:city/api/users/email_verification', { ...open, schema: S.emailVerification }, async (request) => {
     if (request.profile) {
       const { profile } = await authorize(request, 'update', 'account');
-      if (!profile.email) check({ email: [{ key: 'users.validation.emailRequired', params: { field: 'email' } }] });
+      throwIfInvalid(request);
+      if (!profile.email) throwIfFieldErrors({ email: [{ key: 'users.validation.emailRequired', params: { field: 'email' } }] });
       if (!profile.email_verified) await users.issueUserToken(db, profile.id, 'email_verification', VERIFY_TTL_S);
     } else {
-      const email = text(bodyOf(request), 'email')?.trim();
-      if (!email || !EMAIL.test(email)) check({ email: [{ key: 'users.validation.emailInvalid', params: { field: 'email' } }] });
+      throwIfInvalid(request);
+      const email = stringField(bodyOf(request), 'email')?.trim();
+      if (!email || !EMAIL.test(email)) throwIfFieldErrors({ email: [{ key: 'users.validation.emailInvalid', params: { field: 'email' } }] });
       const city = await findCity(db, (request.params as { city: string }).city);
       const user = city ? await users.findUserBy(db, { email }) : null;
       if (user && city && user.assign_city.includes(city.id) && !user.email_verified) await users.issueUserToken(db, user.id, 'email_verification', VERIFY_TTL_S);
@@ -298,38 +307,38 @@ export function registerUserRoutes(app: FastifyInstance): void {
     return detail(request, 'users.detail.verificationSent');
   });
 
-  app.post('/:city/api/users/:id/confirm/', open, async (request) => {
-    const token = text(bodyOf(request), 'token');
+  app.post('/:city/api/users/:id/confirm/', { ...open, schema: S.confirm }, async (request) => {
+    throwIfInvalid(request);
+    const token = stringField(bodyOf(request), 'token');
     const id = intOf((request.params as { id: string }).id);
     if (id === null) throw new HttpError('not_found');
     if (token) {
       const spent = await users.consumeUserToken(db, 'email_verification', token, id);
-      if (!spent) check({ token: [{ key: 'users.errors.tokenInvalid', params: { field: 'token' } }] });
+      if (!spent) throwIfFieldErrors({ token: [{ key: 'users.errors.tokenInvalid', params: { field: 'token' } }] });
     } else if (request.profile) {
-      const { caller, city } = await manager(request, 'update');
+      const { caller, city } = await authorizeUserManager(request, 'update');
       await targetOf(request, caller, city);
-    } else check({ token: [{ key: 'validation.generic.required', params: { field: 'token' } }] });
+    } else throwIfFieldErrors({ token: [{ key: 'validation.generic.required', params: { field: 'token' } }] });
     await users.updateUser(db, id, { emailVerified: true });
     return detail(request, 'users.detail.emailConfirmed');
   });
 
-  app.get('/request_reset_password_operator', open, async (request) => {
-    const email = text(request.query as Body, 'email')?.trim();
+  app.get('/request_reset_password_operator', { ...open, schema: S.requestReset }, async (request) => {
+    throwIfInvalid(request);
+    const email = stringField(request.query as Body, 'email')?.trim();
     const user = email && EMAIL.test(email) ? await users.findUserBy(db, { email }) : null;
     if (user) await users.issueUserToken(db, user.id, 'reset_password', RESET_TTL_S);
     return detail(request, 'users.detail.resetRequested');
   });
 
-  app.post('/reset_password_operator/', open, async (request) => {
+  app.post('/reset_password_operator/', { ...open, schema: S.reset }, async (request) => {
     const b = bodyOf(request);
-    const [token, password] = [text(b, 'token'), text(b, 'password')];
-    const errors: FieldErrors = {};
-    if (!token) add(errors, 'token', 'validation.generic.required');
-    checkPassword(errors, 'password', password);
-    checkConfirm(errors, 'confirm', password, text(b, 'confirm'));
-    check(errors);
+    const [token, password] = [stringField(b, 'token'), stringField(b, 'password')];
+    const errors = inputErrors(request);
+    checkConfirm(errors, 'confirm', password, stringField(b, 'confirm'));
+    throwIfFieldErrors(errors);
     const spent = await users.consumeUserToken(db, 'reset_password', token!);
-    if (!spent) check({ token: [{ key: 'users.errors.tokenInvalid', params: { field: 'token' } }] });
+    if (!spent) throwIfFieldErrors({ token: [{ key: 'users.errors.tokenInvalid', params: { field: 'token' } }] });
     await users.updateUser(db, spent!.userId, { passwordHash: await hashPassword(password!) });
     for (const family of await users.liveFamilies(db, spent!.userId)) await tokens.revokeFamily(family);
     await users.auditUser(db, null, null, 'reset_password', spent!.userId);

@@ -170,6 +170,10 @@ describe('CSV export: one export behind both paths, streamed', () => {
     expect(header).toBe(generic.body.replace(/^\uFEFF/, '').split('\r\n')[0]);
     expect(header.startsWith('ID,')).toBe(true); // titles, not field names
     expect(action.body).toBe(generic.body);
+    // `columns` picks among the action's fields, in the order asked; a name that is none is left out.
+    const picked = await call('GET', '/kobe/api/common-timesales/admin/dashboard/coupon-usage-conditions/export?columns=ad_name,nope,id', admin);
+    const titles = Object.fromEntries(Object.keys(def.schema.properties).map((f, i) => [f, header.split(',')[i]]));
+    expect(picked.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(`${titles.ad_name},${titles.id}`);
     expect((await call('GET', '/kobe/api/common-timesales/admin/dashboard/coupon-usage-conditions/export?encoding=euc-jp', admin)).statusCode).toBe(400);
   });
 

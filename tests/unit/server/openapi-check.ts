@@ -1,8 +1,9 @@
 /**
- * Structural checks of an OpenAPI 3.1 document (no validator library is installed): version, every
- * registry call and action present with its method, every `$ref` resolving, path parameters declared,
- * unique operation ids, no `x-` keys or `$id` left in component schemas, and every component schema
- * compiling as JSON Schema 2020-12. Answers a list of problems (empty when the document is sound).
+ * Checks of an OpenAPI 3.1 document that the OpenAPI validator (swagger-parser, scripts/lint-openapi.ts)
+ * does not make: version, every registry call and action present with its method, every `$ref`
+ * resolving, path parameters declared, unique operation ids, a success answer for every operation,
+ * no `x-` keys or `$id` left in component schemas, and every component schema compiling as JSON
+ * Schema 2020-12. Answers a list of problems (empty when the document is sound).
  */
 import Ajv2020 from 'ajv/dist/2020';
 import type { ResourceDef } from '../../../src/shared/registry';
@@ -67,6 +68,7 @@ export function checkOpenApi(doc: Json, resources: ReadonlyMap<string, ResourceD
       else if (ids.has(id)) problems.push(`${where}: operationId ${id} used twice`);
       ids.add(id);
       if (!op.responses || Object.keys(op.responses as Json).length === 0) problems.push(`${where}: no responses`);
+      else if (!Object.keys(op.responses as Json).some((s) => /^2/.test(s))) problems.push(`${where}: no success answer`);
       const params = ((op.parameters ?? []) as Json[]).map((p) => (p.$ref ? (resolvePointer(doc, String(p.$ref)) as Json) : p));
       for (const name of placeholders) {
         const p = params.find((q) => q?.in === 'path' && q.name === name);

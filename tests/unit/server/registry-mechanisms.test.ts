@@ -314,23 +314,6 @@ describe('CSV export', () => {
     ]);
     expect((await call('GET', '/shonan/api/t-ads/export/', null)).statusCode).toBe(401);
   });
-
-  it('is the one export of any list: the same lines as GET /exports/{resource}/ with the same columns, and a 400 for an unknown encoding', async () => {
-    const columns = 'id,name,price,status,pass_option';
-    const action = await call('GET', '/shonan/api/t-ads/export/?status=private&order_by=name&encoding=shift_jis', admin);
-    const generic = await call('GET', `/shonan/api/exports/t_ad/?status=private&order_by=name&encoding=shift_jis&columns=${columns}`, admin);
-    expect(action.statusCode, action.body).toBe(200);
-    expect(generic.statusCode, generic.body).toBe(200);
-    expect(action.headers['content-type']).toBe('text/csv; charset=Shift_JIS');
-    expect(action.rawPayload.equals(generic.rawPayload)).toBe(true);
-    // `columns` picks among the action's fields, in the order asked; others are ignored.
-    const picked = await call('GET', '/shonan/api/t-ads/export/?columns=name,note,id&order_by=name', admin);
-    expect(picked.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('fields.name,ID');
-    // The action no longer falls back to UTF-8 silently.
-    const bad = await call('GET', '/shonan/api/t-ads/export/?encoding=latin1', admin);
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ code: 'validation', fields: { encoding: expect.any(Array) } });
-  });
 });
 
 describe('route declarations', () => {

@@ -120,6 +120,10 @@ describe('POST /:city/api/users/', () => {
     const base = { username: 'fresh2', email: 'fresh2@example.jp', permission: 'Member' };
     const missing = await call(admin, 'POST', '/kobe/api/users/', base);
     expect(missing.json().fields.password).toEqual(['Password is required']);
+    // An empty password is a missing one; a blank username a missing username.
+    const empty = await call(admin, 'POST', '/kobe/api/users/', { ...base, username: '   ', password: '' });
+    expect(empty.json().fields.password).toEqual(['Password is required']);
+    expect(empty.json().fields.username).toEqual(['ユーザー名を入力してください。']);
     for (const password of ['short1', 'has a space 123']) {
       const r = await call(admin, 'POST', '/kobe/api/users/', { ...base, password }, { 'accept-language': 'en' });
       expect(r.json().fields.password).toEqual(['Please enter at least 8 characters without a space.']);
