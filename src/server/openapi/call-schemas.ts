@@ -9,6 +9,7 @@ import { CSV_ENCODINGS } from '../../shared/list-export';
 import type { ActionDef, ApiCall, ApiOperation, ResourceDef } from '../../shared/registry';
 import { placeholdersOf } from '../paths';
 import { answer, componentName, errorAnswers, payloadBody, ref } from './components';
+import { isDateField, RANGE_SUFFIX } from '../../shared/list-query';
 
 type Json = Record<string, unknown>;
 
@@ -48,7 +49,7 @@ function strings(names: readonly string[] = []): Record<string, Json> {
   return Object.fromEntries(names.map((n) => [n, { type: 'string' }]));
 }
 
-/** The query parameters of a list of `def` (001 9 Paging): paging, search, order, declared filters and the call's named ones. */
+/** The query parameters of a list of `def` (001 9 Paging): paging, search, order, declared filters, date ranges and the call's named ones. */
 export function listQuery(def: ResourceDef, extra: readonly string[] = [], paging = true): Record<string, Json> {
   const out: Record<string, Json> = {};
   if (paging) {
@@ -60,6 +61,12 @@ export function listQuery(def: ResourceDef, extra: readonly string[] = [], pagin
   for (const f of def.list.filters) {
     if (f.param in out) continue;
     out[f.param] = f.kind === 'equals' ? { type: 'string', description: `Rows whose ${f.field} equals this` } : { type: 'string', enum: f.values, description: `Period of ${f.start}–${f.end}` };
+  }
+  // Date ranges on the date fields (src/shared/list-query.ts: both ends inclusive).
+  for (const field of Object.keys(def.schema.properties).filter((f) => isDateField(def, f))) {
+    for (const end of ['from', 'to'] as const) {
+      out[`${field}${RANGE_SUFFIX[end]}`] ??= { type: 'string', description: `${end === 'from' ? 'Earliest' : 'Latest'} ${field}, inclusive: a date-time (or a day for a date field) (001 9)` };
+    }
   }
   for (const name of extra) out[name] ??= { type: 'string' };
   return out;
