@@ -5,13 +5,18 @@
  */
 import { matchPath } from 'react-router';
 import { getManifests, resolveManifest, type Manifest, type MenuEntry } from '@/shared/manifest';
+import { registry } from '@/shared/registry';
 import { routePaths } from '../resources/resource-routes';
 
-/** The route patterns (relative to /:city) of one manifest entry: a page's route, or a resource's list/create/edit/show. */
+/**
+ * The route patterns (relative to /:city) of one manifest entry: a page's route, or a resource's
+ * list/create/edit/show, and clone where its schema offers 複製 (`x-resource.clone`).
+ */
 function entryPatterns(e: MenuEntry): string[] {
   if (e.page) return [e.route ?? e.page];
-  if (e.resource) return Object.values(routePaths(e.route ?? e.resource));
-  return [];
+  if (!e.resource) return [];
+  const { clone, ...paths } = routePaths(e.route ?? e.resource);
+  return [...Object.values(paths), ...(registry.get(e.resource)?.clone ? [clone] : [])];
 }
 
 /** Every route pattern of every set of the city's manifest, hidden entries and children included. */

@@ -140,6 +140,9 @@ describe('route roles: an unmatched path under /:city (000 4, 000 2.1)', () => {
 
   it('unknown paths are unknown (/404); top-page is the landing', () => {
     for (const path of ['nothing-here', 'news/edit', 'news/other/1', 'newsx']) expect(fallbackFor('kobe', path, menus), path).toBe('unknown');
+    // 複製 is a route only where the schema offers it: news does, shop_pass does not.
+    expect(fallbackFor('fukuoka', 'news/clone/3', menus)).toBe('forbidden');
+    expect(fallbackFor('kobe', 'kobeBread/shop/clone/1', menus)).toBe('unknown');
     expect(fallbackFor('cippoweb', 'top-page', menus)).toBe('landing');
     expect(fallbackFor('cippoweb', 'top-page/', menus)).toBe('landing');
   });
