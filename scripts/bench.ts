@@ -1,26 +1,32 @@
 /**
- * `npm run bench [-- [api|web] [<resource>]]`: prints figures beside their budgets, asserts nothing
+ * `npm run bench [-- [api|web|import] [<resource>]]`: prints figures beside their budgets, asserts nothing
  * and exits 0 even when a figure is over budget (1 only when the bench itself cannot run).
  * - api (scripts/lib/bench-api.ts): list call latency on 100,000 rows of the resource (news by
  *   default) on a fresh PGlite, beside a bare and a naive route (autocannon, loopback).
  * - web (scripts/lib/bench-web.ts): against `npm start` as shipped (fresh database, current console
  *   build), Lighthouse 12 performance of the pages of scripts/lib/pages.ts (desktop and mobile
  *   presets), the JavaScript each page transfers over the wire, and sidebar click to rows painted.
- * Without api or web, both run (api first). At the end one table: every budgeted figure, its budget
+ * - import (scripts/lib/bench-import.ts): a 10 MB Shift_JIS file of about 50,000 shops checked (dry
+ *   run) and imported through the API of a server in a child process, on PGlite and on PostgreSQL:
+ *   seconds, rows per second and the server's peak RSS growth.
+ * Without api, web or import, all three run (api first). At the end one table: every budgeted figure, its budget
  * and ok / OVER.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { formatBudgetTable, type BudgetRow } from './lib/budget';
 import { runApiBench } from './lib/bench-api';
+import { runImportBench } from './lib/bench-import';
 import { runWebBench } from './lib/bench-web';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const parts = new Set(args.filter((a) => a === 'api' || a === 'web'));
-const resourceName = args.find((a) => a !== 'api' && a !== 'web' && a !== 'all') ?? 'news';
+const PARTS = ['api', 'web', 'import'];
+const parts = new Set(args.filter((a) => PARTS.includes(a)));
+const resourceName = args.find((a) => !PARTS.includes(a) && a !== 'all') ?? 'news';
 const runApi = parts.size === 0 || parts.has('api');
 const runWeb = parts.size === 0 || parts.has('web');
+const runImport = parts.size === 0 || parts.has('import');
 
 const started = performance.now();
 console.log(`bench: ${loadavg()[0].toFixed(1)} load average (1 min) on ${availableParallelism()} cores at the start`);
@@ -42,6 +48,15 @@ if (runWeb) {
   } catch (err) {
     failed = true;
     console.error(`web bench failed: ${(err as Error).stack ?? err}`);
+  }
+}
+if (runImport) {
+  console.log(`${runApi || runWeb ? '\n' : ''}== CSV import ==`);
+  try {
+    rows.push(...(await runImportBench(root)));
+  } catch (err) {
+    failed = true;
+    console.error(`import bench failed: ${(err as Error).stack ?? err}`);
   }
 }
 // Other work on the machine slows every figure: the load shows how far to trust them.

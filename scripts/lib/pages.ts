@@ -67,6 +67,15 @@ export const PAGE_SCENARIOS: PageScenario[] = [
     jsBudgetBytes: 450 * KB,
     lighthouse: { desktop: { minScore: 0.9, maxTbtMs: 200 }, mobile: { minScore: 0.6 } },
   },
+  {
+    // A hand-written page loaded lazily with its own texts (src/console/pages/import/): its drop zone shows it is there.
+    name: 'CSV import upload',
+    path: `/${BENCH_USER.city}/import/upload`,
+    signedIn: true,
+    ready: { selector: '.ant-upload-drag', count: 1 },
+    jsBudgetBytes: 450 * KB,
+    lighthouse: { desktop: { minScore: 0.9, maxTbtMs: 200 }, mobile: { minScore: 0.6 } },
+  },
 ];
 
 /** One sidebar link of a click scenario: its accessible name, where it leads, the rows it needs. */

@@ -5,7 +5,8 @@
  * - languages: Japanese (the fallback) and the chosen one; another on a switch;
  * - namespaces: the boot namespaces (BOOT_NAMESPACES: the sign-in, city choice, open pages, errors)
  *   at start; every other namespace of locales/<language>/ (resources, fields, menus, lists, …) only
- *   when the console inside a city asks for it (`loadConsoleCatalogues`, awaited by the city entry).
+ *   when the console inside a city asks for it (`loadConsoleCatalogues`, awaited by the city entry);
+ *   a hand-written page's own namespace (PAGE_NAMESPACES) only when that page opens.
  * Each namespace file is its own lazy chunk. Importing this module waits until the boot ones are in.
  * Components re-render when a catalogue arrives later (react-i18next `bindI18nStore: 'added'`).
  */
@@ -23,8 +24,20 @@ const FILES = import.meta.glob<Tree>('../../locales/*/*.json', { import: 'defaul
  */
 export const BOOT_NAMESPACES: readonly string[] = ['common', 'access', 'console', 'shell'];
 
-/** Which part of a language's catalogue: the boot namespaces or all the others. */
-export type CatalogueScope = 'boot' | 'console';
+/**
+ * Namespaces of one hand-written page, loaded only when that page opens (`loadPageCatalogue`), not
+ * with the city (docs/performance.md 'What each page loads'): `imports`, the CSV import pages.
+ */
+export const PAGE_NAMESPACES: readonly string[] = ['imports'];
+
+/** Which part of a language's catalogue: the boot namespaces, one page's namespace, or all the others. */
+export type CatalogueScope = 'boot' | 'console' | `page:${string}`;
+
+/** The part of the catalogue a namespace belongs to. */
+function scopeOf(namespace: string): CatalogueScope {
+  if (BOOT_NAMESPACES.includes(namespace)) return 'boot';
+  return PAGE_NAMESPACES.includes(namespace) ? `page:${namespace}` : 'console';
+}
 
 /** The namespace of a catalogue file path (`…/locales/ja/common.json` → `common`). */
 function namespaceOf(path: string): string {
@@ -78,9 +91,7 @@ export function loadCatalogue(lng: Language, scope: CatalogueScope): Promise<voi
   const key = `${lng}:${scope}`;
   let p = loading.get(key);
   if (!p) {
-    const files = Object.entries(FILES).filter(
-      ([path]) => path.includes(`/locales/${lng}/`) && BOOT_NAMESPACES.includes(namespaceOf(path)) === (scope === 'boot'),
-    );
+    const files = Object.entries(FILES).filter(([path]) => path.includes(`/locales/${lng}/`) && scopeOf(namespaceOf(path)) === scope);
     p = Promise.all(files.map(([, load]) => load())).then((parts) => {
       i18n.addResourceBundle(lng, 'translation', mergeTrees(parts), true, true);
     });
@@ -89,9 +100,22 @@ export function loadCatalogue(lng: Language, scope: CatalogueScope): Promise<voi
   return p;
 }
 
-/** Loads what `lng` needs now: its boot namespaces, and the console ones once a city is entered. */
+/** The page namespaces some page has asked for: a language switch loads them too. */
+const pagesWanted = new Set<string>();
+
+/** Loads what `lng` needs now: its boot namespaces, the console ones once a city is entered, and the pages' ones asked for. */
 export function loadLanguage(lng: Language): Promise<void> {
-  return Promise.all([loadCatalogue(lng, 'boot'), consoleWanted ? loadCatalogue(lng, 'console') : undefined]).then(() => undefined);
+  const pages = [...pagesWanted].map((ns) => loadCatalogue(lng, `page:${ns}`));
+  return Promise.all([loadCatalogue(lng, 'boot'), consoleWanted ? loadCatalogue(lng, 'console') : undefined, ...pages]).then(() => undefined);
+}
+
+/**
+ * The namespace `namespace` of PAGE_NAMESPACES, of Japanese and the current language; a page's lazy
+ * import awaits it before the page renders. Later switches load it for the new language too.
+ */
+export function loadPageCatalogue(namespace: string): Promise<void> {
+  pagesWanted.add(namespace);
+  return Promise.all([loadCatalogue(DEFAULT_LANGUAGE, `page:${namespace}`), loadCatalogue(currentLanguage(), `page:${namespace}`)]).then(() => undefined);
 }
 
 /**

@@ -11,6 +11,8 @@ import { registry, type ResourceDef } from '../shared/registry';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { HttpError } from './http-error';
+import { registerImportRoutes } from './import/import-routes';
+import { registerJobs, type RunnerOptions } from './jobs/job-runner';
 import { loadManifests } from './manifests';
 import { registerAuth } from './plugins/auth';
 import { registerConsole } from './plugins/console';
@@ -37,6 +39,8 @@ export interface BuildOptions {
   resources?: ReadonlyMap<string, ResourceDef>;
   /** City menu manifests to serve (default: menus/*.json, read and checked once: ./manifests.ts). */
   manifests?: Readonly<Record<string, Manifest>>;
+  /** Options of the job runner (default: poll every second, a job stale after 30 s without a heartbeat). */
+  jobs?: Partial<RunnerOptions>;
 }
 
 /**
@@ -44,7 +48,7 @@ export interface BuildOptions {
  * yet ready: tests call `inject`, `main` calls `listen`. Errors: database errors while loading the
  * token secret; a manifest of menus/ that does not pass its checks (./manifests.ts).
  */
-export async function buildApp({ db, config, logger = false, resources = registry, manifests = loadManifests() }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, logger = false, resources = registry, manifests = loadManifests(), jobs }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     trustProxy: config.trustProxy,
@@ -75,6 +79,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   // App plugins. Validation and serialization from the routes' schemas (plugins/validation.ts).
   registerErrorHandler(app);
   registerValidation(app);
+  registerJobs(app, db, resources, jobs);
   await registerAuth(app, { db, config });
   await registerConsole(app, config.consoleDir);
 
@@ -90,5 +95,6 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerResourceRoutes(app, resources);
   registerSavedViewRoutes(app);
   registerListExportRoute(app);
+  await registerImportRoutes(app);
   return app;
 }

@@ -21,7 +21,9 @@
  *   (resource `csv_import`); DELETE /{city}/api/city/list-imported/{id}/ removes an entry (not the
  *   shops); GET /{city}/api/logs-file-imported/{id}/ (offset, level; 20 a page) → its log
  *   (resource `csv_import_log`).
+ * The columns of each kind are declared beside the schema they fill (`x-import`: `importDeclaration`).
  */
+import { registry, type ResourceDef } from './registry';
 
 /** What a file imports: shops (`ads`, one advertisement a row) or malls (`mall`, a genre of type 24). */
 export type ImportKind = 'ads' | 'mall';
@@ -89,4 +91,100 @@ export interface ImportState {
   updated: number;
   errors: number;
   warnings: number;
+}
+
+/**
+ * A row of the history as the console reads it (GET /{city}/api/admin-tools/list-imported/, resource
+ * `csv_import`, schemas/csv_import.schema.json): `created_rows` and `updated_rows` are the
+ * `created` and `updated` of `ImportState` (together `success_rows`); the console shows '—' for a
+ * count a row lacks. A `processing` row's progress is read from GET /{city}/api/import-csv/{id}/.
+ */
+export interface ImportHistoryRow {
+  id: number;
+  file_name: string;
+  kind: ImportKind;
+  status: ImportStatus;
+  encoding?: CsvImportEncoding;
+  total_rows?: number;
+  success_rows?: number;
+  created_rows?: number;
+  updated_rows?: number;
+  warning_rows?: number;
+  error_rows?: number;
+  /** Who imported it (the user's name or username). */
+  imported_by?: string;
+  created_at: string;
+}
+
+/**
+ * One column of an import, as the schema the kind fills declares it (`x-import.columns` of
+ * schemas/advertisement.schema.json and schemas/genre.schema.json; docs/architecture.md 'One schema per
+ * entity'). A header cell names it by its Japanese `label` or its `key` (any case), in any order.
+ */
+export interface ImportColumn {
+  /** The field of the record the cell fills. */
+  field: string;
+  /** The column's key (default the field): `parent` for the field `parent_id`. */
+  key: string;
+  /** The Japanese header of the template, e.g. 店舗名. */
+  label: string;
+  /** The header must have it and every row a value (000 5: name, phone, address, genre, category). */
+  required: boolean;
+  /**
+   * The cell names a row of the field's `x-ref` resource: `path` (names from a root, `>` between
+   * them, e.g. グルメ>ラーメン), `name`, or `advertiser` (the username of an Advertiser of the city).
+   */
+  lookup?: 'path' | 'name' | 'advertiser';
+  /** Fixed values of the rows the lookup finds (malls: type 24). */
+  where?: Record<string, unknown>;
+  /** A value the lookup does not find: an error, or a warning with the row imported without it (category, 001 8). */
+  unknown: 'error' | 'warning';
+}
+
+/** The import of a kind as its schema declares it (`x-import`). */
+export interface ImportDeclaration {
+  kind: ImportKind;
+  /** The resource the rows are stored in: `advertisement` or `genre`. */
+  resource: string;
+  /** Values every imported row stores (a mall is a genre of type 24). */
+  set: Record<string, unknown>;
+  columns: ImportColumn[];
+  /** The two example rows of the template: cell texts by column key. */
+  examples: Array<Record<string, string>>;
+}
+
+interface XImport {
+  kind: ImportKind;
+  set?: Record<string, unknown>;
+  columns: Array<Omit<ImportColumn, 'key' | 'required' | 'unknown'> & Partial<Pick<ImportColumn, 'key' | 'required' | 'unknown'>>>;
+  examples: Array<Record<string, string>>;
+}
+
+/**
+ * The import of `kind` from the schema that declares it (`x-import`, with the defaults filled in).
+ * Errors: throws when no schema of `resources` declares the kind (a programming error).
+ */
+export function importDeclaration(kind: ImportKind, resources: ReadonlyMap<string, ResourceDef> = registry): ImportDeclaration {
+  for (const def of resources.values()) {
+    const x = (def.schema as { 'x-import'?: XImport })['x-import'];
+    if (x?.kind !== kind) continue;
+    return {
+      kind,
+      resource: def.name,
+      set: x.set ?? {},
+      columns: x.columns.map((c) => ({ ...c, key: c.key ?? c.field, required: c.required ?? false, unknown: c.unknown ?? 'error' })),
+      examples: x.examples,
+    };
+  }
+  throw new Error(`no schema declares the CSV import '${kind}' (x-import)`);
+}
+
+/** The template download of a kind (the header and two example rows, UTF-8 with BOM), the city filled in. */
+export function templatePath(city: string, kind: ImportKind): string {
+  return `${importPath(city, kind)}template`;
+}
+
+/** The state (GET), cancel (POST `cancel`) and failed rows (GET `failed-rows`) paths of an import; `what` empty for the state. */
+export function importStatePath(city: string, id: number, what: '' | 'cancel' | 'failed-rows' = ''): string {
+  return `/${encodeURIComponent(city)}/api/import-csv/${id}/${what}`;
 }

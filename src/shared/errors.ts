@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'session_expired'
   | 'conflict'
+  | 'duplicate_file'
+  | 'too_large'
   | 'rate_limited'
   | 'server_error';
 
@@ -24,7 +26,10 @@ export interface ApiError {
   fields?: Record<string, string[]>;
 }
 
-/** HTTP status of each error code (001 8 lists 401, 403, 405, 406, 409 and 500). */
+/**
+ * HTTP status of each error code (001 8 lists 401, 403, 405, 406, 409 and 500; the CSV import adds
+ * 409 `duplicate_file`, the same file imported before, and 413 `too_large`, a file over its limit).
+ */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   validation: 400,
   unknown_username: 400,
@@ -35,6 +40,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   session_expired: 406,
   conflict: 409,
+  duplicate_file: 409,
+  too_large: 413,
   rate_limited: 429,
   server_error: 500,
 };

@@ -1,8 +1,8 @@
 /**
  * Hand-written pages and menu icons a manifest may name (000 2.2; docs/architecture.md 'Console': hand-written pages only
  * for the dashboard, statistics, maps, chat and CSV import). `npm run check` rejects anything else.
- * Statistics, maps, chat and CSV import are placeholders for now (PLACEHOLDER_PAGES): one page that
- * says, translated, what will be there.
+ * Statistics, maps and chat are placeholders for now (PLACEHOLDER_PAGES): one page that says,
+ * translated, what will be there.
  */
 import type { Role } from './roles';
 
@@ -14,10 +14,11 @@ export const PAGES: Record<string, Role[]> = {
   maps: [],
   chat: ['Administrator', 'Operator', 'Teacher'],
   'csv-import': ['Administrator', 'Operator'],
+  'csv-import-history': ['Administrator', 'Operator'],
 };
 
 /** Pages still shown by the placeholder page (src/console/pages/placeholder-page.tsx), texts `placeholder.<name>.*`. */
-export const PLACEHOLDER_PAGES = ['statistics', 'maps', 'chat', 'csv-import'] as const;
+export const PLACEHOLDER_PAGES = ['statistics', 'maps', 'chat'] as const;
 export type PlaceholderPage = (typeof PLACEHOLDER_PAGES)[number];
 
 /**

@@ -2,23 +2,12 @@
  * Accessibility (docs/architecture.md 'Beyond the spec'): axe finds no serious or critical violation on the login, city, list,
  * form and show pages; the list's controls are reached with the keyboard and show a visible focus.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
-import { logOut, openLogin, signIn } from './helpers';
+import { expectNoSeriousViolation, logOut, openLogin, signIn } from './helpers';
 
 const CITY = 'kobe';
 const news = getResource('news');
-
-async function expectNoSeriousViolation(page: Page, name: string): Promise<void> {
-  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-  // The whole page: antd's column-measuring row of tables and the open-page tab bar included.
-  const result = await new AxeBuilder({ page }).withTags(tags).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.html.slice(0, 160)} ${n.failureSummary?.split('\n')[1] ?? ''}`).slice(0, 4).join(' | ')}`);
-  expect.soft(bad, `${name} page`).toEqual([]);
-}
 
 test('login, city, list, form and show pages have no serious or critical axe violation', async ({ page }) => {
   await openLogin(page);

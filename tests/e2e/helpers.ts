@@ -1,8 +1,9 @@
 /**
  * Shared steps of the console's end-to-end tests: open /login (waiting for the console build the
  * server may still be making), sign in, choose a city, sign out, click in antd popups once they are
- * shown, save screenshots.
+ * shown, save screenshots, check a page with axe.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'demo1234';
@@ -91,6 +92,20 @@ export async function spaGoto(page: Page, path: string): Promise<void> {
     window.history.pushState(null, '', p);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
+}
+
+/**
+ * Runs axe (WCAG 2.1 A and AA, best practices) on the whole page as it is, antd's column-measuring
+ * rows of tables and the open-page tab bar included; a serious or critical violation fails the test
+ * softly (the test goes on), named by `name`.
+ */
+export async function expectNoSeriousViolation(page: Page, name: string): Promise<void> {
+  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+  const result = await new AxeBuilder({ page }).withTags(tags).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.html.slice(0, 160)} ${n.failureSummary?.split('\n')[1] ?? ''}`).slice(0, 4).join(' | ')}`);
+  expect.soft(bad, `${name} page`).toEqual([]);
 }
 
 /** A small real PNG (1×1, red). */

@@ -70,7 +70,7 @@ for (const { username, role, city } of RUNS) {
   });
 }
 
-test('a placeholder page says what will be there: the map from the sidebar, CSV upload from its group', async ({ page }) => {
+test('a placeholder page says what will be there (the map, from the sidebar); a group opens its pages (CSV upload)', async ({ page }) => {
   await signInQuickly(page, 'operator', 'kobe');
   const menu = page.getByTestId('side-menu');
   await menu.getByRole('link', { name: '地図', exact: true }).click();
@@ -81,4 +81,5 @@ test('a placeholder page says what will be there: the map from the sidebar, CSV 
   await menu.getByRole('link', { name: 'CSVアップロード', exact: true }).click();
   await expect(page).toHaveURL(/\/kobe\/import\/upload$/);
   await expect(page.getByRole('heading', { name: 'CSVインポート' })).toBeVisible();
+  await expect(page.getByText('CSVファイルをここにドラッグするか、クリックして選んでください')).toBeVisible();
 });

@@ -1,10 +1,12 @@
 /**
  * The hand-written page of each page name a manifest may use (src/shared/pages.ts PAGES), loaded
- * lazily. Typed against PAGES' names so every page has a component; the pages that come later share
- * the placeholder page (PLACEHOLDER_PAGES).
+ * lazily, with its own texts where it has them (i18n.ts PAGE_NAMESPACES). Typed against PAGES' names
+ * so every page has a component; the pages that come later share the placeholder page
+ * (PLACEHOLDER_PAGES).
  */
 import { createElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PAGES, PlaceholderPage } from '@/shared/pages';
+import { loadPageCatalogue } from '../i18n';
 
 function placeholder(name: PlaceholderPage): LazyExoticComponent<ComponentType> {
   return lazy(() => import('./placeholder-page').then((m) => ({ default: () => createElement(m.PlaceholderPage, { name }) })));
@@ -16,5 +18,6 @@ export const PAGE_COMPONENTS: Record<keyof typeof PAGES, LazyExoticComponent<Com
   statistics: placeholder('statistics'),
   maps: placeholder('maps'),
   chat: placeholder('chat'),
-  'csv-import': placeholder('csv-import'),
+  'csv-import': lazy(() => Promise.all([import('./import/upload-page'), loadPageCatalogue('imports')]).then(([m]) => ({ default: m.ImportUploadPage }))),
+  'csv-import-history': lazy(() => Promise.all([import('./import/history-page'), loadPageCatalogue('imports')]).then(([m]) => ({ default: m.ImportHistoryPage }))),
 };

@@ -14,7 +14,7 @@ import { CSV_ENCODINGS, type CsvEncoding } from '@/shared/list-export';
 import { encodeListQuery } from '@/shared/list-query';
 import type { ResourceDef } from '@/shared/registry';
 import { requestResponse } from '../providers/http';
-import { exportFileName } from './record-action-defs';
+import { saveResponse } from './download';
 
 export interface ExportButtonProps {
   def: ResourceDef;
@@ -43,15 +43,7 @@ export function ExportButton({ def, path, method = 'GET', name, title, filters, 
     try {
       const { limit: _limit, offset: _offset, ...query } = encodeListQuery(def, { filters, sorters, pagination: { mode: 'off' } });
       const res = await requestResponse(path, { method, query: { ...query, encoding, columns: columns?.join(',') }, accept: 'text/csv' });
-      const blob = await res.blob();
-      const href = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = href;
-      a.download = exportFileName(res.headers.get('Content-Disposition'), def.name);
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(href), 10_000);
+      await saveResponse(res, def.name);
     } catch (e) {
       checkError(e);
       message.error({ content: (e as Error).message, duration: ERROR_TOAST_MS / 1000, key: 'export-error' });

@@ -3,8 +3,9 @@
  * gif up to 15,728,640 bytes; PDFs up to 40,000,000 bytes; at most `maxItems` files per field) and
  * the call: `POST /{city}/api/files/?kind=image|pdf&name=<file name>` with the raw bytes as
  * application/octet-stream, answered 201 `{url, kind, bytes, width?, height?}`. The limits are the
- * server's (src/shared/uploads.ts). XMLHttpRequest (not fetch) for upload progress, sent through the
- * console's one 401 rule (`sendWithRefresh` of ../providers/http.ts) and its error messages.
+ * server's (src/shared/uploads.ts). XMLHttpRequest (not fetch) for upload progress
+ * (`postWithProgress`, also the CSV import's), sent through the console's one 401 rule
+ * (`sendWithRefresh` of ../providers/http.ts) and its error messages.
  */
 import { isListField } from '@/shared/field-types';
 import type { FieldSchema } from '@/shared/registry';
@@ -86,22 +87,43 @@ export function uploadPath(city: string, kind: FileKind, name: string): string {
   return `/${encodeURIComponent(city)}/api/files/?${q.toString()}`;
 }
 
-function sendOnce(path: string, file: Blob, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<{ status: number; text: string }> {
+/** How `postWithProgress` sends its body. */
+export interface ProgressPostOptions {
+  /** The body's Content-Type (none for a FormData: the browser writes the multipart boundary). */
+  contentType?: string;
+  /** Bytes of the body sent so far and in all, as the browser reports them while it sends. */
+  onProgress?: (loaded: number, total: number) => void;
+  /** Aborts the request, also while the body is still being sent. */
+  signal?: AbortSignal;
+}
+
+/**
+ * One POST of `body` (raw bytes or a multipart form) by XMLHttpRequest, which reports upload
+ * progress where fetch does not, with the console's headers (JSON answers, `Accept-Language`) and
+ * its cookies. Answers the status and the body text, whatever the status: wrap it in
+ * `sendWithRefresh` for the console's one 401 rule and read a refusal with `answerError`.
+ * Errors: `networkError()` when no answer came; a DOMException `AbortError` when `signal` aborts.
+ */
+export function postWithProgress(path: string, body: Blob | FormData, { contentType, onProgress, signal }: ProgressPostOptions = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new DOMException('aborted', 'AbortError'));
+      return;
+    }
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.withCredentials = true;
-    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    if (contentType) xhr.setRequestHeader('Content-Type', contentType);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.setRequestHeader('Accept-Language', currentLanguage());
     xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) onProgress(Math.min(99, Math.round((e.loaded / e.total) * 100)));
+      if (e.lengthComputable && e.total > 0) onProgress?.(e.loaded, e.total);
     };
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
     xhr.onerror = () => reject(networkError());
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
-    signal?.addEventListener('abort', () => xhr.abort());
-    xhr.send(file);
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(body);
   });
 }
 
@@ -113,7 +135,8 @@ function sendOnce(path: string, file: Blob, onProgress: (percent: number) => voi
  */
 export async function uploadFile(city: string, file: File, kind: FileKind, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<UploadedFile> {
   const path = uploadPath(city, kind, file.name);
-  const answer = await sendWithRefresh(() => sendOnce(path, file, onProgress, signal));
+  const percent = (loaded: number, total: number) => onProgress(Math.min(99, Math.round((loaded / total) * 100)));
+  const answer = await sendWithRefresh(() => postWithProgress(path, file, { contentType: 'application/octet-stream', onProgress: percent, signal }));
   if (answer.status < 200 || answer.status >= 300) throw answerError(answer.status, answer.text);
   onProgress(100);
   return JSON.parse(answer.text) as UploadedFile;

@@ -159,6 +159,43 @@ const MIGRATIONS: Migration[] = [
         DROP INDEX IF EXISTS r_work_genre_s_parent_id;
       `),
   },
+  {
+    // The one job runner of long work (src/server/jobs/: CSV imports, later push delivery and
+    // scheduled pushes): a durable queue claimed with FOR UPDATE SKIP LOCKED, and the journal of
+    // what each job wrote, so a cancel, a failure or a crash undoes it (job-writes.ts).
+    name: '0006-jobs',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE jobs (
+          id bigserial PRIMARY KEY,
+          kind text NOT NULL,
+          payload jsonb NOT NULL DEFAULT '{}',
+          state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+          cancel_requested boolean NOT NULL DEFAULT false,
+          attempts integer NOT NULL DEFAULT 0,
+          max_attempts integer NOT NULL DEFAULT 3,
+          run_at timestamptz NOT NULL DEFAULT now(),
+          worker text,
+          heartbeat_at timestamptz,
+          last_error text,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          finished_at timestamptz
+        );
+        CREATE INDEX jobs_ready ON jobs (run_at, id) WHERE state = 'queued';
+        CREATE INDEX jobs_running ON jobs (heartbeat_at) WHERE state = 'running';
+        CREATE TABLE job_writes (
+          id bigserial PRIMARY KEY,
+          job_id bigint NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+          resource text NOT NULL,
+          city text NOT NULL,
+          created_ids bigint[],
+          row_id bigint,
+          previous jsonb,
+          previous_version integer
+        );
+        CREATE INDEX job_writes_job ON job_writes (job_id, id);
+      `),
+  },
 ];
 
 /** umzug storage in the `schema_migrations` table of the transaction it is given. */

@@ -40,6 +40,7 @@ export const ERROR_ANSWERS: Record<number, { name: string; description: string }
   403: { name: 'Forbidden', description: 'Not allowed for this role or city' },
   404: { name: 'NotFound', description: 'No such row, city or route' },
   409: { name: 'Conflict', description: 'Stale version' },
+  413: { name: 'TooLarge', description: 'The upload is over its size limit' },
   429: { name: 'RateLimited', description: 'Too many attempts; see Retry-After' },
 };
 

@@ -24,6 +24,7 @@ const ROUTE_TAGS: Array<[string, string]> = [
   ['files', 'Uploads (000 5 Files)'],
   ['saved-views', 'Saved views of lists (ours)'],
   ['exports', 'CSV exports of lists (ours)'],
+  ['import', 'CSV import of shops and malls (001 7.16)'],
   ['live', 'Server-sent events (ours)'],
   ['meta', 'This document'],
   ['console', 'What the console reads at start (ours)'],

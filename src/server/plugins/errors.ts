@@ -18,6 +18,7 @@ const CLIENT_CODES: Record<number, ErrorCode> = {
   405: 'method_not_allowed',
   406: 'session_expired',
   409: 'conflict',
+  413: 'too_large',
   429: 'rate_limited',
 };
 

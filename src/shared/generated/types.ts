@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 /**
- * A shop advertisement (000 3, 4, 5; 001 7.5, 9): published (public) only with business hours; photos limited by the plan (A 10, B 5, C 1, D 0); sub_city_id left out when null; pass_option always a list.
+ * A shop advertisement (000 3, 4, 5; 001 7.5, 9): published (public) only with business hours; photos limited by the plan (A 10, B 5, C 1, D 0); sub_city_id left out when null; pass_option always a list; category is a category of the city (category_special_info, the list the CSV import reads at category-special-info-import-csv). `x-import`: the columns of the shop CSV import (000 5 CSV import; 001 7.16).
  */
 export type Advertisement = {
   id?: number;
@@ -31,6 +31,8 @@ export type Advertisement = {
   description?: string;
   address?: string;
   phone?: string;
+  email?: string;
+  category?: number;
   latitude?: number;
   longitude?: number;
   business_hours?: {
@@ -241,7 +243,7 @@ export interface CouponUsage {
 }
 
 /**
- * One CSV import of advertisements or malls (001 7.16 GET /api/admin-tools/list-imported/ with file_name, search and offset; DELETE /api/city/list-imported/{id}/; its log at GET /api/logs-file-imported/{id}/; import/history). 000 5 CSV import: at most 10 MB, .csv, UTF-8 or shift_jis. The uploads themselves (POST /api/import-csv/ and /api/import-csv-mall/) come later.
+ * One CSV import of advertisements or malls (001 7.16 GET /api/admin-tools/list-imported/ with file_name, search and offset; DELETE /api/city/list-imported/{id}/; its log at GET /api/logs-file-imported/{id}/; import/history). 000 5 CSV import: at most 10 MB, .csv, UTF-8 or shift_jis. The uploads (POST /api/import-csv/ and /api/import-csv-mall/, src/server/import/) write the rows: the counts, the progress (done_rows of total_rows), the file's SHA-256 (the same file asks before it is imported twice), its header (for the failed rows CSV) and the job that runs it; permission create uploads, update cancels.
  */
 export interface CsvImport {
   id?: number;
@@ -254,12 +256,21 @@ export interface CsvImport {
   success_rows?: number;
   warning_rows?: number;
   error_rows?: number;
+  created_rows?: number;
+  updated_rows?: number;
+  done_rows?: number;
   imported_by?: string;
+  sha256?: string;
+  /**
+   * @maxItems 200
+   */
+  header?: string[];
+  job?: number;
   created_at?: string;
 }
 
 /**
- * One log line of a CSV import, answered by GET /api/logs-file-imported/{id}/ (001 7.16; row rules and the message このカテゴリが無効なものです of 000 5 and 001 8). The collection path is ours.
+ * One log line of a CSV import, answered by GET /api/logs-file-imported/{id}/ (001 7.16; row rules and the message このカテゴリが無効なものです of 000 5 and 001 8). The collection path is ours. An error line keeps the cells of its row as uploaded (`cells`), for the failed rows CSV.
  */
 export interface CsvImportLog {
   id?: number;
@@ -268,6 +279,10 @@ export interface CsvImportLog {
   column?: string;
   level: "info" | "warning" | "error";
   message: string;
+  /**
+   * @maxItems 200
+   */
+  cells?: string[];
   created_at?: string;
 }
 
@@ -463,7 +478,7 @@ export interface GarbageSchedule {
 }
 
 /**
- * A genre or category of advertisements, loaded as a tree through parent_id; category genres are type 20, malls and shopping streets are genres of type 24 (000 3; 001 7.4, 9). Malls are the same rows: GET /api/genres/?type=24 is the list with the type filter, POST /api/genres/create-mall/ an alias of create, PUT/DELETE /api/genres/{id}/ and GET /api/category/{id}/ the same update, delete and show.
+ * A genre or category of advertisements, loaded as a tree through parent_id; category genres are type 20, malls and shopping streets are genres of type 24 (000 3; 001 7.4, 9); `x-import`: the columns of the mall CSV import (000 5; 001 7.16). Malls are the same rows: GET /api/genres/?type=24 is the list with the type filter, POST /api/genres/create-mall/ an alias of create, PUT/DELETE /api/genres/{id}/ and GET /api/category/{id}/ the same update, delete and show.
  */
 export interface Genre {
   id?: number;
@@ -474,6 +489,7 @@ export interface Genre {
   isLeaf?: boolean;
   appearance?: boolean;
   order?: number;
+  description?: string;
   image?: string;
   created_at?: string;
 }

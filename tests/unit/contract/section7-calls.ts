@@ -354,8 +354,8 @@ export const SECTION_7: Record<string, readonly Call[]> = {
     ['DELETE', '/{city}/api/garbage_dictionaries/{id}/'],
   ],
   '7.16 CSV import': [
-    ['POST', '/{city}/api/import-csv/', 'comes with the CSV import work'],
-    ['POST', '/{city}/api/import-csv-mall/', 'comes with the CSV import work'],
+    ['POST', '/{city}/api/import-csv/'],
+    ['POST', '/{city}/api/import-csv-mall/'],
     ['GET', '/{city}/api/admin-tools/list-imported/'],
     ['DELETE', '/{city}/api/city/list-imported/{id}/'],
     ['GET', '/{city}/api/logs-file-imported/{id}/'],

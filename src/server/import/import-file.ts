@@ -1,0 +1,189 @@
+/**
+ * The uploaded CSV file of an import (000 5 CSV import: at most 10 MB, not empty, `.csv`, UTF-8 or
+ * Shift_JIS; 001 9), before any row is read:
+ * - received from the multipart field `file` (@fastify/multipart) straight into a file of the import
+ *   folder, its SHA-256 and size counted on the way; past CSV_IMPORT_MAX_BYTES the upload is refused
+ *   while it streams (413 `too_large`) and nothing is kept; an aborted upload keeps nothing either;
+ * - refused with a message naming the problem: no file, another extension, an empty file, an image
+ *   or PDF (their magic numbers) or other binary bytes (NUL), text in neither encoding;
+ * - its encoding found by decoding it whole, streamed, with fatal decoders: UTF-8 (a BOM is allowed
+ *   and dropped) first, else Shift_JIS as Windows writes it (Node's `TextDecoder('shift_jis')`, the
+ *   WHATWG decoder with the NEC and IBM extensions, so 髙, ①, ㈱ decode; iconv-lite's `cp932` when
+ *   Node lacks it). The text is decoded before it is parsed, so a trail byte 0x5C (ソ is 0x83 0x5C)
+ *   is never read as a backslash.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import iconv from 'iconv-lite';
+import { CSV_IMPORT_EXTENSION, CSV_IMPORT_MAX_BYTES, type CsvImportEncoding } from '../../shared/csv-import';
+import { sniff } from '../files/sniff';
+import { HttpError } from '../http-error';
+import { translatorFor } from '../translator';
+
+/** An upload kept in the import folder. */
+export interface ReceivedFile {
+  path: string;
+  /** The name the client gave (cut to 255 characters). */
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+/** An Accept-Language header value (messages in its language, Japanese by default). */
+export type Language = string | string[] | undefined;
+
+/**
+ * A 400 `validation` (or `code`) refusal with the message `validation.import.<key>` in `language`,
+ * also as the field error of `file`.
+ */
+export function refusal(language: Language, key: string, params: Record<string, unknown> = {}, code: 'validation' | 'too_large' = 'validation'): HttpError {
+  const t = translatorFor(language);
+  const full = `validation.import.${key}`;
+  return new HttpError(code, { detail: t(full, params), fieldErrors: { file: [{ key: full, params: { field: 'file', ...params } }] } });
+}
+
+/** The folder uploads wait in while their import runs: `<DATA_DIR>/imports`, or a temporary one for an in-memory database. */
+export async function openImportFolder(dataDir: string): Promise<{ dir: string; close(): Promise<void> }> {
+  const temporary = dataDir === 'memory://';
+  const dir = temporary ? await mkdtemp(join(tmpdir(), 'city-console-imports-')) : join(dataDir, 'imports');
+  await mkdir(dir, { recursive: true });
+  return { dir, close: async () => (temporary ? rm(dir, { recursive: true, force: true }) : undefined) };
+}
+
+/**
+ * Receives the multipart field `file` into `dir` (see the top of this file). Resolves to the kept
+ * file; the caller removes it. Errors: 400 `validation` (no file, extension, empty), 413
+ * `too_large`; stream errors of an aborted upload (nothing kept).
+ */
+export async function receiveFile(request: FastifyRequest, dir: string): Promise<ReceivedFile> {
+  const language = request.headers['accept-language'];
+  if (!request.isMultipart()) throw refusal(language, 'noFile');
+  const part = await request.file({ limits: { fileSize: CSV_IMPORT_MAX_BYTES, files: 1, fields: 20, parts: 30 } });
+  if (!part || part.fieldname !== 'file') {
+    part?.file.resume();
+    throw refusal(language, 'noFile');
+  }
+  const name = (part.filename || '').slice(0, 255);
+  const path = join(dir, `${randomBytes(16).toString('hex')}.csv`);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let tooLarge = false;
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  // Past the limit busboy cuts the file short: stop writing at once and refuse (413).
+  part.file.once('limit', () => {
+    tooLarge = true;
+    count.destroy(new Error('too large'));
+  });
+  try {
+    await pipeline(part.file, count, createWriteStream(path, { flags: 'wx' }));
+  } catch (err) {
+    await rm(path, { force: true });
+    part.file.resume();
+    if (tooLarge) throw refusal(language, 'tooLarge', { max: n(CSV_IMPORT_MAX_BYTES) }, 'too_large');
+    throw err;
+  }
+  if (tooLarge || part.file.truncated) {
+    await rm(path, { force: true });
+    throw refusal(language, 'tooLarge', { max: n(CSV_IMPORT_MAX_BYTES) }, 'too_large');
+  }
+  const file = { path, name, bytes, sha256: hash.digest('hex') };
+  try {
+    if (!name.toLowerCase().endsWith(CSV_IMPORT_EXTENSION)) throw refusal(language, 'extension', { name: name || '—' });
+    if (bytes === 0) throw refusal(language, 'empty');
+  } catch (err) {
+    await rm(path, { force: true });
+    throw err;
+  }
+  return file;
+}
+
+/** A decoder of one encoding that throws a TypeError on bytes that are not text in it. */
+export interface StrictDecoder {
+  /** Decodes the next chunk (a character split between chunks waits for the next); no chunk: the end. */
+  decode(chunk?: Uint8Array): string;
+}
+
+/** A fatal decoder of `encoding` (see the top of this file). */
+export function strictDecoder(encoding: CsvImportEncoding): StrictDecoder {
+  if (encoding === 'utf-8') {
+    const d = new TextDecoder('utf-8', { fatal: true });
+    return { decode: (chunk) => (chunk ? d.decode(chunk, { stream: true }) : d.decode()) };
+  }
+  let native: TextDecoder | null = null;
+  try {
+    native = new TextDecoder('shift_jis', { fatal: true });
+  } catch {
+    native = null; // a Node without full ICU
+  }
+  if (native) {
+    const d = native;
+    return { decode: (chunk) => (chunk ? d.decode(chunk, { stream: true }) : d.decode()) };
+  }
+  const d = iconv.getDecoder('cp932');
+  return {
+    decode(chunk) {
+      const text = chunk ? d.write(Buffer.from(chunk)) : (d.end() ?? '');
+      if (text.includes('\uFFFD')) throw new TypeError('not Shift_JIS');
+      return text;
+    },
+  };
+}
+
+/** The decoded text of a file, in chunks (streamed: about 256 KB of bytes at a time). Errors: TypeError for bytes not in `encoding`. */
+export async function* decodedText(path: string, encoding: CsvImportEncoding): AsyncGenerator<string> {
+  const decoder = strictDecoder(encoding);
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    const text = decoder.decode(chunk as Buffer);
+    if (text) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+async function decodes(path: string, encoding: CsvImportEncoding): Promise<boolean> {
+  try {
+    for await (const _text of decodedText(path, encoding));
+    return true;
+  } catch (err) {
+    if (err instanceof TypeError) return false;
+    throw err;
+  }
+}
+
+const TYPE_LABEL: Record<string, string> = { png: 'PNG', jpeg: 'JPEG', gif: 'GIF', pdf: 'PDF' };
+
+/**
+ * The encoding of a received file (see the top of this file). Errors: 400 `validation` for an
+ * image, a PDF, other binary bytes, or text in neither encoding.
+ */
+export async function fileEncoding(language: Language, file: ReceivedFile): Promise<CsvImportEncoding> {
+  const handle = await open(file.path, 'r');
+  const head = Buffer.alloc(Math.min(file.bytes, 8192));
+  try {
+    await handle.read(head, 0, head.length, 0);
+  } finally {
+    await handle.close();
+  }
+  const found = sniff(head);
+  if (found) throw refusal(language, 'notText', { type: TYPE_LABEL[found.type] ?? found.type });
+  const utf16 = head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+  if (utf16) throw refusal(language, 'encoding');
+  if (head.includes(0)) throw refusal(language, 'notText', { type: translatorFor(language)('validation.import.binary') });
+  if (await decodes(file.path, 'utf-8')) return 'utf-8';
+  if (await decodes(file.path, 'shift_jis')) return 'shift_jis';
+  throw refusal(language, 'encoding');
+}

@@ -1,0 +1,140 @@
+/**
+ * The import as a job of the one job runner (src/server/jobs/job-runner.ts; 000 2.2 import/upload;
+ * 001 7.16): one attempt reads the uploaded file again (./import-pass.ts) and writes it batch by
+ * batch, each batch in its own transaction with its log lines and the entry's progress (done_rows
+ * of total_rows, the counts), the cancel asked for checked between two. Rows with errors are skipped
+ * and logged. It ends:
+ * - `success` (no row skipped), `partial` (some skipped), `failed` (every row skipped), with a
+ *   summary line in the log, when the attempt succeeds;
+ * - `cancelled` after a cancel, `failed` after an error or after the server stopped or died during
+ *   it: the runner has undone every batch written (the journal), so nothing half-written stays; a
+ *   log line says why. An import is not tried again (one attempt).
+ * The uploaded file is removed when the import ends.
+ */
+import { rm } from 'node:fs/promises';
+import type { CsvImportEncoding, ImportKind } from '../../shared/csv-import';
+import { importDeclaration } from '../../shared/csv-import';
+import type { ResourceDef } from '../../shared/registry';
+import type { Database, Queryable } from '../db/database';
+import { tableName } from '../db/resource-tables';
+import { HttpError } from '../http-error';
+import type { JobKind, StopReason } from '../jobs/job-runner';
+import { translatorFor } from '../translator';
+import { runPass } from './import-pass';
+import { bulkLoading, patchImport, readImport, writeBatch, writeLogs } from './import-repository';
+
+/** The kind of the import jobs. */
+export const IMPORT_JOB = 'csv_import';
+
+/** What an import job carries. */
+export interface ImportPayload {
+  import: number;
+  kind: ImportKind;
+  /** The city key of the rows. */
+  city: string;
+  /** The uploaded file in the import folder. */
+  path: string;
+  encoding: CsvImportEncoding;
+  /** The uploader's Accept-Language (the log's language). */
+  language: string | null;
+  /** The uploader (audit rows). */
+  user: number | null;
+  /** The resource the rows go to (another import of it keeps its index in bulk loading). */
+  resource: string;
+}
+
+function defsOf(resources: ReadonlyMap<string, ResourceDef>, resource: string): { def: ResourceDef; imports: ResourceDef; log: ResourceDef } {
+  const get = (name: string) => {
+    const def = resources.get(name);
+    if (!def) throw new Error(`the CSV import needs the resource '${name}'`);
+    return def;
+  };
+  return { def: get(resource), imports: get('csv_import'), log: get('csv_import_log') };
+}
+
+async function othersRunning(q: Queryable, job: number, resource: string): Promise<boolean> {
+  const rows = await q.query(`SELECT 1 FROM jobs WHERE kind = $1 AND state = 'running' AND id <> $2 AND payload->>'resource' = $3 LIMIT 1`, [IMPORT_JOB, job, resource]);
+  return rows.length > 0;
+}
+
+const STOP_MESSAGE: Record<StopReason, string> = {
+  cancelled: 'validation.import.cancelled',
+  interrupted: 'validation.import.interrupted',
+  error: 'validation.import.failed',
+};
+
+/** The import job kind over `resources` (see the top of this file). */
+export function importJob(db: Database, resources: ReadonlyMap<string, ResourceDef>): JobKind<ImportPayload> {
+  return {
+    kind: IMPORT_JOB,
+    maxAttempts: 1,
+    async run({ job, checkpoint }) {
+      const p = job.payload;
+      const { def, imports, log } = defsOf(resources, p.resource);
+      const entry = await readImport(db, imports, p.city, p.import);
+      const counts = { done_rows: 0, created_rows: 0, updated_rows: 0, success_rows: 0, error_rows: 0, warning_rows: 0 };
+      await bulkLoading(db, def, true);
+      try {
+        await runPass({
+          db,
+          def,
+          declaration: importDeclaration(p.kind, resources),
+          city: p.city,
+          path: p.path,
+          encoding: p.encoding,
+          language: p.language ?? undefined,
+          resources,
+          writes: true,
+          onBatch: async (rows) => {
+            await checkpoint();
+            for (const r of rows) {
+              counts.done_rows += 1;
+              if (r.action === 'create') counts.created_rows += 1;
+              if (r.action === 'update') counts.updated_rows += 1;
+              if (r.action === 'skip') counts.error_rows += 1;
+              else if (r.problems.length > 0) counts.warning_rows += 1;
+            }
+            counts.success_rows = counts.created_rows + counts.updated_rows;
+            const cells = new Map(rows.flatMap((r) => (r.cells ? [[r.number, r.cells] as const] : [])));
+            return db.transaction(async (tx) => {
+              const created = await writeBatch(tx, def, p.city, job.id, rows, { userId: p.user });
+              await writeLogs(tx, log, p.city, p.import, rows.flatMap((r) => r.problems), cells);
+              await patchImport(tx, imports, p.import, { ...counts, total_rows: Math.max(entry.total_rows, counts.done_rows) });
+              return created;
+            });
+          },
+        });
+      } catch (err) {
+        // A file found malformed only now (the answer before the job counted its rows without parsing them).
+        if (err instanceof HttpError && err.detail) await writeLogs(db, log, p.city, p.import, [{ row: 0, column: null, level: 'error', message: err.detail }]);
+        throw err;
+      } finally {
+        await bulkLoading(db, def, false, await othersRunning(db, job.id, p.resource)).catch(() => undefined);
+      }
+      // PGlite runs no autovacuum: fresh planner statistics after a large load.
+      if (counts.created_rows >= 1000) await db.exec(`ANALYZE ${tableName(def)}`);
+    },
+    async completed(tx, job) {
+      const p = job.payload;
+      const { imports, log } = defsOf(resources, p.resource);
+      const entry = await readImport(tx, imports, p.city, p.import);
+      const imported = (entry.created_rows ?? 0) + (entry.updated_rows ?? 0);
+      const status = (entry.error_rows ?? 0) === 0 ? 'success' : imported === 0 ? 'failed' : 'partial';
+      await patchImport(tx, imports, p.import, { status, done_rows: entry.total_rows });
+      const t = translatorFor(p.language ?? undefined);
+      const summary = { created: entry.created_rows ?? 0, updated: entry.updated_rows ?? 0, errors: entry.error_rows ?? 0, warnings: entry.warning_rows ?? 0 };
+      await writeLogs(tx, log, p.city, p.import, [{ row: 0, column: null, level: 'info', message: t('validation.import.summary', summary) }]);
+      await rm(p.path, { force: true });
+    },
+    async settled(tx, job, end, reason) {
+      if (end === 'retry') return;
+      const p = job.payload;
+      const { imports, log } = defsOf(resources, p.resource);
+      const entry = await readImport(tx, imports, p.city, p.import);
+      await patchImport(tx, imports, p.import, { status: end, done_rows: entry.total_rows, created_rows: 0, updated_rows: 0, success_rows: 0 });
+      const t = translatorFor(p.language ?? undefined);
+      await writeLogs(tx, log, p.city, p.import, [{ row: 0, column: null, level: reason === 'cancelled' ? 'info' : 'error', message: t(STOP_MESSAGE[reason]) }]);
+      await rm(p.path, { force: true });
+    },
+  };
+}

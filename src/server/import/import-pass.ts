@@ -1,0 +1,207 @@
+/**
+ * One pass over the rows of an import's file (000 5 CSV import; 001 7.16), the same for the check
+ * (dry run) and the import: the rows are read streamed (./csv-rows.ts), checked (./row-checks.ts) and
+ * handed on in batches of `batchRows`; per batch one query reads the stored rows its `ID`s name and
+ * one the uploaded files its image URLs name. The import writes each batch before the next is read;
+ * a row that names a row of the same unwritten batch (a parent mall just above it) or updates a row
+ * the batch already changes closes the batch first. Only the current batch is held in memory.
+ */
+import type { CsvImportEncoding, ImportDeclaration, ImportProblem } from '../../shared/csv-import';
+import type { ResourceDef } from '../../shared/registry';
+import { messageKey } from '../../shared/validation';
+import type { Queryable } from '../db/database';
+import { tableName, textExpr } from '../db/resource-tables';
+import { fileNameOfUrl } from '../files/file-names';
+import { translatorFor } from '../translator';
+import { countRecords, csvRows, readHeader, type Header } from './csv-rows';
+import { decodedText, refusal, type Language } from './import-file';
+import { loadLookups } from './lookups';
+import { PENDING_ID, RowChecks, type CheckedRow, type PreparedRow } from './row-checks';
+
+/** Rows per batch: one transaction of the import each (PGlite: other requests run between two). */
+export const IMPORT_BATCH_ROWS = 1000;
+/** Rows checked at a time (the stored rows their IDs name read in one query). */
+export const CHECK_ROWS = 100;
+
+/** A checked row as the pass hands it on. */
+export interface ImportRow {
+  /** Its row number (the header is 1). */
+  number: number;
+  action: 'create' | 'update' | 'skip';
+  /** The row an update changes. */
+  id: number | null;
+  /** The record to store, as JSON (create, update). */
+  json: string | null;
+  problems: ImportProblem[];
+  /** The cells as uploaded, of a skipped row (for the failed rows CSV). */
+  cells: string[] | null;
+  /** The name rows after it may give it (a created mall), or null. */
+  name: string | null;
+}
+
+/** The counts of a pass. */
+export interface PassCounts {
+  rows: number;
+  create: number;
+  update: number;
+  /** Rows with an error (skipped). */
+  errors: number;
+  /** Rows with warnings only (imported). */
+  warnings: number;
+}
+
+/** What a pass reads and where its batches go. */
+export interface Pass {
+  db: Queryable;
+  def: ResourceDef;
+  declaration: ImportDeclaration;
+  /** The city key of the rows. */
+  city: string;
+  path: string;
+  encoding: CsvImportEncoding;
+  language: Language;
+  resources: ReadonlyMap<string, ResourceDef>;
+  /** Whether `onBatch` writes the rows: a row naming an unwritten one then waits for its batch. */
+  writes: boolean;
+  /** Each batch of checked rows; an import answers the ids of the rows it created, in their order. */
+  onBatch(rows: ImportRow[]): Promise<number[] | void>;
+  batchRows?: number;
+}
+
+/** The stored data of the city's rows of `ids` that match the import's fixed values (malls: type 24). */
+async function storedRows(q: Queryable, def: ResourceDef, city: string, ids: number[], set: Record<string, unknown>): Promise<Map<number, Record<string, unknown>>> {
+  const params: unknown[] = [city, ids];
+  const fixed = Object.entries(set).map(([field, value]) => {
+    params.push(String(value));
+    return ` AND ${textExpr(def, field)} = $${params.length}`;
+  });
+  const rows = await q.query<{ id: number; data: Record<string, unknown> }>(`SELECT id, data FROM ${tableName(def)} WHERE city = $1 AND id = ANY($2::bigint[])${fixed.join('')}`, params);
+  return new Map(rows.map((r) => [Number(r.id), r.data]));
+}
+
+const ACCEPTED: Record<string, { kinds: string[]; label: string }> = {
+  image: { kinds: ['image'], label: 'JPEG, PNG, GIF' },
+  pdf: { kinds: ['pdf'], label: 'PDF' },
+  'image-or-pdf': { kinds: ['image', 'pdf'], label: 'JPEG, PNG, GIF, PDF' },
+};
+
+/** The `x-upload` rule of every write (src/server/repositories/write-checks.ts), for a batch in one query: a URL must name an uploaded file of the field's kind. */
+async function checkUploads(q: Queryable, def: ResourceDef, rows: CheckedRow[], checks: RowChecks): Promise<void> {
+  const fields = Object.entries(def.schema.properties).filter(([, p]) => p['x-upload'] && !Array.isArray(p.type) && p.type === 'string');
+  if (fields.length === 0) return;
+  const names = rows.flatMap((r) => fields.map(([f]) => fileNameOfUrl(r.data?.[f])).filter((n): n is string => n !== null));
+  const kinds = new Map<string, string>();
+  if (names.length > 0) for (const r of await q.query<{ name: string; kind: string }>('SELECT name, kind FROM files WHERE name = ANY($1::text[])', [names])) kinds.set(r.name, r.kind);
+  for (const row of rows) {
+    if (!row.data) continue;
+    for (const [field, prop] of fields) {
+      const value = row.data[field];
+      if (value === undefined || value === null || value === '') continue;
+      const accepted = ACCEPTED[prop['x-upload']!.kind];
+      const kind = kinds.get(fileNameOfUrl(value) ?? '');
+      if (kind && accepted.kinds.includes(kind)) continue;
+      checks.addFieldErrors(row, { [field]: [{ key: messageKey(def.schema, field, 'x-upload'), params: { field, accepted: accepted.label } }] });
+    }
+  }
+}
+
+/**
+ * Reads every row of the file once (see the top of this file): rows are checked CHECK_ROWS at a time
+ * and kept as `ImportRow`s (the record as one JSON string: a batch waiting to be written is small
+ * and short-lived), handed on `batchRows` at a time. Resolves to the counts. Errors: 400 `validation`
+ * for the header (./csv-rows.ts), a malformed file or one without data rows; whatever `onBatch` throws.
+ */
+export async function runPass(o: Pass): Promise<PassCounts> {
+  const t = translatorFor(o.language);
+  const lookups = await loadLookups(o.db, o.def, o.declaration, o.city, o.resources);
+  const counts: PassCounts = { rows: 0, create: 0, update: 0, errors: 0, warnings: 0 };
+  const batchRows = o.batchRows ?? IMPORT_BATCH_ROWS;
+  let header: Header | null = null;
+  let checks: RowChecks | null = null;
+  let pending: PreparedRow[] = [];
+  let buffer: ImportRow[] = [];
+  // Ids and names of the rows not written yet (pending or in the buffer).
+  let changed = new Set<number>();
+  let names = new Set<string>();
+
+  const write = async (): Promise<void> => {
+    if (buffer.length === 0) return;
+    const rows = buffer;
+    buffer = [];
+    changed = new Set();
+    names = new Set();
+    const created = (await o.onBatch(rows)) ?? [];
+    rows.filter((r) => r.action === 'create').forEach((r, i) => r.name !== null && created[i] !== undefined && checks!.remember(r.name, created[i]));
+  };
+
+  const check = async (): Promise<void> => {
+    if (!checks || pending.length === 0) return;
+    const c = checks;
+    const ids = [...new Set(pending.map((p) => p.id).filter((id): id is number => id !== null))];
+    const stored = ids.length > 0 ? await storedRows(o.db, o.def, o.city, ids, o.declaration.set) : new Map<number, Record<string, unknown>>();
+    const rows = pending.map((p) => c.finish(p, stored));
+    pending = [];
+    await checkUploads(o.db, o.def, rows, c);
+    for (const r of rows) {
+      counts.rows += 1;
+      if (r.action === 'create') counts.create += 1;
+      else if (r.action === 'update') counts.update += 1;
+      else counts.errors += 1;
+      if (r.action !== 'skip' && r.problems.length > 0) counts.warnings += 1;
+      const name = r.action === 'create' ? c.nameOf(r) : null;
+      if (name !== null) c.remember(name, PENDING_ID);
+      buffer.push({
+        number: r.row.number,
+        action: r.action,
+        id: r.action === 'update' ? r.id : null,
+        json: r.data ? JSON.stringify(r.data) : null,
+        problems: r.problems,
+        cells: r.action === 'skip' ? r.row.cells : null,
+        name,
+      });
+    }
+    if (buffer.length >= batchRows) await write();
+  };
+
+  for await (const row of csvRows(o.path, o.encoding, o.language)) {
+    if (!checks) {
+      header = readHeader(row.cells, o.declaration, o.language);
+      checks = new RowChecks(o.def, o.declaration, header, lookups, t, o.resources);
+      continue;
+    }
+    let prepared = checks.prepare(row);
+    const waits = prepared.missing.some((n) => names.has(n)) || (o.writes && (prepared.waits || (prepared.id !== null && changed.has(prepared.id))));
+    if (waits) {
+      await check();
+      if (o.writes) await write();
+      prepared = checks.prepare(row);
+    }
+    pending.push(prepared);
+    if (prepared.id !== null) changed.add(prepared.id);
+    const name = checks.nameOf(prepared);
+    if (name !== null) names.add(name);
+    if (pending.length >= CHECK_ROWS) await check();
+  }
+  await check();
+  await write();
+  if (!header) throw refusal(o.language, 'empty');
+  if (counts.rows === 0) throw refusal(o.language, 'noRows');
+  return counts;
+}
+
+/**
+ * The header check and the number of data rows of a file, without reading the rows into cells (the
+ * import's answer before its job runs: the header by csv-parse, the rows counted by `countRecords`).
+ * Errors: 400 `validation` (header, no data rows).
+ */
+export async function countRows(path: string, encoding: CsvImportEncoding, declaration: ImportDeclaration, language: Language): Promise<{ header: Header; rows: number }> {
+  let header: Header | null = null;
+  for await (const row of csvRows(path, encoding, language)) {
+    header = readHeader(row.cells, declaration, language);
+    break;
+  }
+  if (!header) throw refusal(language, 'empty');
+  const rows = (await countRecords(decodedText(path, encoding))) - 1;
+  if (rows <= 0) throw refusal(language, 'noRows');
+  return { header, rows };
+}
