@@ -36,7 +36,7 @@ export function benchFile(): { bytes: Buffer; rows: number } {
     const line =
       `㈱髙橋ソフト①号店 ${i},shop${i}@example.jp,078-${String(i % 1000).padStart(3, '0')}-${String(i % 10000).padStart(4, '0')},` +
       `神戸市中央区元町通${(i % 7) + 1}丁目${i % 100}-${i % 10} 表示能力ビル${i % 9}F,${GENRES[i % GENRES.length]},地元グルメ,` +
-      `"厳選した素材を使った料理を、落ち着いた店内でゆっくりお楽しみいただけます。ソース、テイクアウトも承ります。",` +
+      `"厳選素材の料理を落ち着いた店内で。ソース、テイクアウト可",` +
       `${(34.6 + (i % 100) / 1000).toFixed(4)},${(135.1 + (i % 100) / 1000).toFixed(4)},advertiser\r\n`;
     const bytes = iconv.encode(line, 'cp932');
     if (size + bytes.length > CSV_IMPORT_MAX_BYTES - 1024) break;
@@ -82,7 +82,15 @@ async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ val
 async function startServer(root: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOGIN_RATE_LIMIT: '0', NODE_ENV: 'development', CONSOLE_DIR: join(tmpdir(), 'city-console-no-console'), ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOGIN_RATE_LIMIT: '0',
+      NODE_ENV: 'development',
+      CONSOLE_DIR: join(tmpdir(), 'city-console-no-console'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -127,7 +135,11 @@ async function measure(root: string, label: string, env: Record<string, string>,
   const { url, child } = await startServer(root, env);
   const pid = child.pid!;
   try {
-    const login = await fetch(`${url}/default/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'operator', password: 'demo1234' }) });
+    const login = await fetch(`${url}/default/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'operator', password: 'demo1234' }),
+    });
     const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
     // A small check first: the routes' first use (schema compiling) is not the import's memory.
     await post(`${url}/kobe/api/import-csv/?dry_run=true`, auth, file.bytes.subarray(0, file.bytes.indexOf(0x0a, 4096) + 1), 'warm.csv');
@@ -136,14 +148,22 @@ async function measure(root: string, label: string, env: Record<string, string>,
     const mb = (peak: number | null) => (peak !== null && base !== null ? (peak - base) / 1048576 : null);
 
     let t = performance.now();
-    const check = await peakDuring(pid, async () => (await (await post(`${url}/kobe/api/import-csv/?dry_run=true`, auth, file.bytes, 'bench.csv')).json()) as DryRunAnswer);
+    const check = await peakDuring(
+      pid,
+      async () => (await (await post(`${url}/kobe/api/import-csv/?dry_run=true`, auth, file.bytes, 'bench.csv')).json()) as DryRunAnswer,
+    );
     const checkSeconds = (performance.now() - t) / 1000;
-    if (check.value.rows !== file.rows || check.value.errors !== 0) throw new Error(`${label}: the check answered ${JSON.stringify(check.value).slice(0, 500)}`);
-    console.log(`${label}: check ${file.rows.toLocaleString('en-US')} rows in ${checkSeconds.toFixed(2)} s (${Math.round(file.rows / checkSeconds).toLocaleString('en-US')} rows/s), peak RSS +${mb(check.peak)?.toFixed(1) ?? '?'} MB`);
+    if (check.value.rows !== file.rows || check.value.errors !== 0)
+      throw new Error(`${label}: the check answered ${JSON.stringify(check.value).slice(0, 500)}`);
+    console.log(
+      `${label}: check ${file.rows.toLocaleString('en-US')} rows in ${checkSeconds.toFixed(2)} s (${Math.round(file.rows / checkSeconds).toLocaleString('en-US')} rows/s), peak RSS +${mb(check.peak)?.toFixed(1) ?? '?'} MB`,
+    );
 
     t = performance.now();
     const done = await peakDuring(pid, async () => {
       const started = (await (await post(`${url}/kobe/api/import-csv/`, auth, file.bytes, 'bench.csv')).json()) as ImportState;
+      if (process.env.BENCH_DEBUG)
+        console.log('at 202: rss +', ((memoryOf(pid)!.rss - base!) / 1048576).toFixed(1), 'peak +', ((memoryOf(pid)!.peak - base!) / 1048576).toFixed(1));
       for (;;) {
         const state = (await (await fetch(`${url}/kobe/api/import-csv/${started.id}/`, { headers: auth })).json()) as ImportState;
         if (state.status !== 'processing') return state;
@@ -152,7 +172,9 @@ async function measure(root: string, label: string, env: Record<string, string>,
     });
     const importSeconds = (performance.now() - t) / 1000;
     if (done.value.status !== 'success' || done.value.created !== file.rows) throw new Error(`${label}: the import ended ${JSON.stringify(done.value)}`);
-    console.log(`${label}: import ${file.rows.toLocaleString('en-US')} rows in ${importSeconds.toFixed(2)} s (${Math.round(file.rows / importSeconds).toLocaleString('en-US')} rows/s), peak RSS +${mb(done.peak)?.toFixed(1) ?? '?'} MB`);
+    console.log(
+      `${label}: import ${file.rows.toLocaleString('en-US')} rows in ${importSeconds.toFixed(2)} s (${Math.round(file.rows / importSeconds).toLocaleString('en-US')} rows/s), peak RSS +${mb(done.peak)?.toFixed(1) ?? '?'} MB`,
+    );
     return { label, checkSeconds, checkRss: mb(check.peak), importSeconds, importRss: mb(done.peak) };
   } finally {
     await stopServer(child);
@@ -166,14 +188,22 @@ function rowsOf(f: Figures, rows: number): BudgetRow[] {
   return [
     limitRow(`CSV import check (dry run), ${n} rows, ${f.label}`, f.checkSeconds, 'max', IMPORT_BUDGETS.seconds, s),
     limitRow(`CSV import, ${n} rows, ${f.label}`, f.importSeconds, 'max', IMPORT_BUDGETS.seconds, s),
-    limitRow(`CSV import peak RSS growth, ${f.label}`, f.checkRss === null || f.importRss === null ? null : Math.max(f.checkRss, f.importRss), 'max', IMPORT_BUDGETS.rssMb, m),
+    limitRow(
+      `CSV import peak RSS growth, ${f.label}`,
+      f.checkRss === null || f.importRss === null ? null : Math.max(f.checkRss, f.importRss),
+      'max',
+      IMPORT_BUDGETS.rssMb,
+      m,
+    ),
   ];
 }
 
 /** Runs the import bench in `root` (see the top of this file); prints its details and resolves to its budget rows. */
 export async function runImportBench(root: string): Promise<BudgetRow[]> {
   const file = benchFile();
-  console.log(`file: ${file.rows.toLocaleString('en-US')} shops, ${file.bytes.length.toLocaleString('en-US')} bytes of Shift_JIS (limit ${CSV_IMPORT_MAX_BYTES.toLocaleString('en-US')})`);
+  console.log(
+    `file: ${file.rows.toLocaleString('en-US')} shops, ${file.bytes.length.toLocaleString('en-US')} bytes of Shift_JIS (limit ${CSV_IMPORT_MAX_BYTES.toLocaleString('en-US')})`,
+  );
   const out: BudgetRow[] = [];
   const dataDir = await mkdtemp(join(tmpdir(), 'city-console-bench-import-'));
   try {
@@ -181,7 +211,9 @@ export async function runImportBench(root: string): Promise<BudgetRow[]> {
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-  const local = process.env.DATABASE_URL ? null : await startLocalPostgres().catch((err: Error) => (console.log(`PostgreSQL: not started (${err.message})`), null));
+  const local = process.env.DATABASE_URL
+    ? null
+    : await startLocalPostgres().catch((err: Error) => (console.log(`PostgreSQL: not started (${err.message})`), null));
   const url = process.env.DATABASE_URL ?? local?.url;
   if (!url) {
     console.log('PostgreSQL: none (set DATABASE_URL or install postgresql)');
@@ -192,7 +224,11 @@ export async function runImportBench(root: string): Promise<BudgetRow[]> {
     out.push(...rowsOf(await measure(root, 'PostgreSQL', { DATABASE_URL: url, DATABASE_SCHEMA: schema }, file), file.rows));
   } finally {
     const client = new pg.Client({ connectionString: url });
-    await client.connect().then(() => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)).finally(() => client.end()).catch(() => undefined);
+    await client
+      .connect()
+      .then(() => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`))
+      .finally(() => client.end())
+      .catch(() => undefined);
     await local?.stop();
   }
   return out;

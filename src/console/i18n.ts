@@ -25,8 +25,9 @@ const FILES = import.meta.glob<Tree>('../../locales/*/*.json', { import: 'defaul
 export const BOOT_NAMESPACES: readonly string[] = ['common', 'access', 'console', 'shell'];
 
 /**
- * Namespaces of one hand-written page, loaded only when that page opens (`loadPageCatalogue`), not
- * with the city (docs/performance.md 'What each page loads'): `imports`, the CSV import pages.
+ * Namespaces of one hand-written page, loaded only when that page opens (`loadPageCatalogue` of
+ * pages/page-catalogue.ts), not with the city (docs/performance.md 'What each page loads'):
+ * `imports`, the CSV import pages.
  */
 export const PAGE_NAMESPACES: readonly string[] = ['imports'];
 
@@ -100,22 +101,9 @@ export function loadCatalogue(lng: Language, scope: CatalogueScope): Promise<voi
   return p;
 }
 
-/** The page namespaces some page has asked for: a language switch loads them too. */
-const pagesWanted = new Set<string>();
-
-/** Loads what `lng` needs now: its boot namespaces, the console ones once a city is entered, and the pages' ones asked for. */
+/** Loads what `lng` needs now: its boot namespaces, and the console ones once a city is entered. */
 export function loadLanguage(lng: Language): Promise<void> {
-  const pages = [...pagesWanted].map((ns) => loadCatalogue(lng, `page:${ns}`));
-  return Promise.all([loadCatalogue(lng, 'boot'), consoleWanted ? loadCatalogue(lng, 'console') : undefined, ...pages]).then(() => undefined);
-}
-
-/**
- * The namespace `namespace` of PAGE_NAMESPACES, of Japanese and the current language; a page's lazy
- * import awaits it before the page renders. Later switches load it for the new language too.
- */
-export function loadPageCatalogue(namespace: string): Promise<void> {
-  pagesWanted.add(namespace);
-  return Promise.all([loadCatalogue(DEFAULT_LANGUAGE, `page:${namespace}`), loadCatalogue(currentLanguage(), `page:${namespace}`)]).then(() => undefined);
+  return Promise.all([loadCatalogue(lng, 'boot'), consoleWanted ? loadCatalogue(lng, 'console') : undefined]).then(() => undefined);
 }
 
 /**

@@ -171,6 +171,41 @@ test('an Operator downloads the template, checks and imports a Shift_JIS file, f
   expect((await kept.json()).content).toHaveLength(4);
 });
 
+test('the same file again: the check says it was imported before, and importing it asks first', async ({ page }) => {
+  const stamp = Date.now();
+  const fileName = `再取り込み_${stamp}.csv`;
+  const file = { name: fileName, mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF店舗名,電話番号,住所,ジャンル,カテゴリ\nE2E 再取り込み ${stamp},078-999-0000,神戸市中央区元町通9-9,グルメ,地元グルメ\n`) };
+  await signInQuickly(page, 'operator', 'kobe');
+  await page.goto('/kobe/import/upload');
+  const importOnce = async () => {
+    await page.locator('input[type=file]').setInputFiles(file);
+    await page.getByRole('button', { name: '内容を確認' }).click();
+    await expect(page.getByTestId('dry-run')).toContainText('文字コード UTF-8');
+  };
+
+  await importOnce();
+  await expect(page.getByText('このファイルは以前にインポートされています。')).toHaveCount(0);
+  await page.getByRole('button', { name: 'インポート', exact: true }).click();
+  await expect(page.getByTestId('import-result')).toHaveAttribute('data-status', 'success');
+  await page.getByRole('button', { name: '続けてインポート' }).click();
+
+  await importOnce();
+  await expect(page.getByText('このファイルは以前にインポートされています。')).toBeVisible();
+  // The page's button (the question's own button, in a popover outside the page, is named alike).
+  const importButton = page.getByTestId('tab-page').getByRole('button', { name: 'インポート', exact: true });
+  await importButton.click();
+  const ask = page.locator('.ant-popover:visible');
+  await expect(ask).toContainText('同じファイルをもう一度インポートしますか？');
+  await clickInPopup(ask.getByRole('button', { name: 'キャンセル' }));
+  await expect(ask).toHaveCount(0);
+  await expect(page.getByTestId('import-run')).toHaveCount(0);
+  await importButton.click();
+  await clickInPopup(ask.getByRole('button', { name: 'インポート' }));
+  await expect(page.getByTestId('import-result')).toHaveAttribute('data-status', 'success');
+  const history = await page.request.get('/kobe/api/admin-tools/list-imported/', { params: { search: String(stamp) } });
+  expect((await history.json()).content).toHaveLength(2);
+});
+
 test('a file still being sent shows the bytes sent, and cancelling stops the upload: nothing is stored', async ({ page, context }) => {
   const stamp = Date.now();
   await signInQuickly(page, 'operator', 'kobe');

@@ -6,7 +6,7 @@
  */
 import { createElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PAGES, PlaceholderPage } from '@/shared/pages';
-import { loadPageCatalogue } from '../i18n';
+import { loadPageCatalogue } from './page-catalogue';
 
 function placeholder(name: PlaceholderPage): LazyExoticComponent<ComponentType> {
   return lazy(() => import('./placeholder-page').then((m) => ({ default: () => createElement(m.PlaceholderPage, { name }) })));

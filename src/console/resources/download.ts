@@ -2,7 +2,20 @@
  * Saving a file the API answered (a CSV export, a template, failed rows) as a download of the
  * browser: the answer's bytes under the name its Content-Disposition gives (`exportFileName`).
  */
-import { exportFileName } from './record-action-defs';
+
+/** The file name of an export: from Content-Disposition, else `<resource>.csv`. */
+export function exportFileName(disposition: string | null, resource: string): string {
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition ?? '');
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition ?? '');
+  return plain ? plain[1].trim() : `${resource}.csv`;
+}
 
 /**
  * Reads the whole body of `res` and lets the browser save it, named by its Content-Disposition or

@@ -42,17 +42,3 @@ export function readableName(name: string): string {
 export function actionLabel(name: string, t: (key: string, options?: Record<string, unknown>) => string): string {
   return t(`actions.${name}`, { defaultValue: readableName(name) });
 }
-
-/** The file name of an export: from Content-Disposition, else `<resource>.csv`. */
-export function exportFileName(disposition: string | null, resource: string): string {
-  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition ?? '');
-  if (star) {
-    try {
-      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // fall through to the plain parameter
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition ?? '');
-  return plain ? plain[1].trim() : `${resource}.csv`;
-}

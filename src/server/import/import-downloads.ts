@@ -64,7 +64,13 @@ export function registerImportDownloads(app: FastifyInstance, imports: ResourceD
           .header('content-type', csvContentType('utf-8'))
           .header('content-disposition', `attachment; filename="${TEMPLATE[kind].file}"`)
           .header('x-content-type-options', 'nosniff')
-          .send(csvStream(columns.map((c) => c.label), rowsOf(lines), 'utf-8'));
+          .send(
+            csvStream(
+              columns.map((c) => c.label),
+              rowsOf(lines),
+              'utf-8',
+            ),
+          );
       },
     );
   }

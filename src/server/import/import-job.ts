@@ -9,16 +9,17 @@
  * - `cancelled` after a cancel, `failed` after an error or after the server stopped or died during
  *   it: the runner has undone every batch written (the journal), so nothing half-written stays; a
  *   log line says why. An import is not tried again (one attempt).
- * The uploaded file is removed when the import ends.
+ * The uploaded file is removed when the import ends; a large import queues the statistics refresh
+ * of its table (src/server/jobs/housekeeping.ts).
  */
 import { rm } from 'node:fs/promises';
 import type { CsvImportEncoding, ImportKind } from '../../shared/csv-import';
 import { importDeclaration } from '../../shared/csv-import';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
-import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
-import type { JobKind, StopReason } from '../jobs/job-runner';
+import { ANALYZE_AFTER_ROWS, ANALYZE_JOB } from '../jobs/housekeeping';
+import type { JobKind, JobRunner, StopReason } from '../jobs/job-runner';
 import { translatorFor } from '../translator';
 import { runPass } from './import-pass';
 import { bulkLoading, patchImport, readImport, writeBatch, writeLogs } from './import-repository';
@@ -53,7 +54,11 @@ function defsOf(resources: ReadonlyMap<string, ResourceDef>, resource: string): 
 }
 
 async function othersRunning(q: Queryable, job: number, resource: string): Promise<boolean> {
-  const rows = await q.query(`SELECT 1 FROM jobs WHERE kind = $1 AND state = 'running' AND id <> $2 AND payload->>'resource' = $3 LIMIT 1`, [IMPORT_JOB, job, resource]);
+  const rows = await q.query(`SELECT 1 FROM jobs WHERE kind = $1 AND state = 'running' AND id <> $2 AND payload->>'resource' = $3 LIMIT 1`, [
+    IMPORT_JOB,
+    job,
+    resource,
+  ]);
   return rows.length > 0;
 }
 
@@ -63,8 +68,8 @@ const STOP_MESSAGE: Record<StopReason, string> = {
   error: 'validation.import.failed',
 };
 
-/** The import job kind over `resources` (see the top of this file). */
-export function importJob(db: Database, resources: ReadonlyMap<string, ResourceDef>): JobKind<ImportPayload> {
+/** The import job kind over `resources`, run by `jobs` (see the top of this file). */
+export function importJob(db: Database, resources: ReadonlyMap<string, ResourceDef>, jobs: JobRunner): JobKind<ImportPayload> {
   return {
     kind: IMPORT_JOB,
     maxAttempts: 1,
@@ -98,7 +103,14 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
             const cells = new Map(rows.flatMap((r) => (r.cells ? [[r.number, r.cells] as const] : [])));
             return db.transaction(async (tx) => {
               const created = await writeBatch(tx, def, p.city, job.id, rows, { userId: p.user });
-              await writeLogs(tx, log, p.city, p.import, rows.flatMap((r) => r.problems), cells);
+              await writeLogs(
+                tx,
+                log,
+                p.city,
+                p.import,
+                rows.flatMap((r) => r.problems),
+                cells,
+              );
               await patchImport(tx, imports, p.import, { ...counts, total_rows: Math.max(entry.total_rows, counts.done_rows) });
               return created;
             });
@@ -111,8 +123,6 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       } finally {
         await bulkLoading(db, def, false, await othersRunning(db, job.id, p.resource)).catch(() => undefined);
       }
-      // PGlite runs no autovacuum: fresh planner statistics after a large load.
-      if (counts.created_rows >= 1000) await db.exec(`ANALYZE ${tableName(def)}`);
     },
     async completed(tx, job) {
       const p = job.payload;
@@ -121,6 +131,8 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       const imported = (entry.created_rows ?? 0) + (entry.updated_rows ?? 0);
       const status = (entry.error_rows ?? 0) === 0 ? 'success' : imported === 0 ? 'failed' : 'partial';
       await patchImport(tx, imports, p.import, { status, done_rows: entry.total_rows });
+      // Fresh planner statistics after a large load, as housekeeping once the import has ended.
+      if (imported >= ANALYZE_AFTER_ROWS) await jobs.enqueue(tx, ANALYZE_JOB, { resource: p.resource });
       const t = translatorFor(p.language ?? undefined);
       const summary = { created: entry.created_rows ?? 0, updated: entry.updated_rows ?? 0, errors: entry.error_rows ?? 0, warnings: entry.warning_rows ?? 0 };
       await writeLogs(tx, log, p.city, p.import, [{ row: 0, column: null, level: 'info', message: t('validation.import.summary', summary) }]);
@@ -133,7 +145,9 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       const entry = await readImport(tx, imports, p.city, p.import);
       await patchImport(tx, imports, p.import, { status: end, done_rows: entry.total_rows, created_rows: 0, updated_rows: 0, success_rows: 0 });
       const t = translatorFor(p.language ?? undefined);
-      await writeLogs(tx, log, p.city, p.import, [{ row: 0, column: null, level: reason === 'cancelled' ? 'info' : 'error', message: t(STOP_MESSAGE[reason]) }]);
+      await writeLogs(tx, log, p.city, p.import, [
+        { row: 0, column: null, level: reason === 'cancelled' ? 'info' : 'error', message: t(STOP_MESSAGE[reason]) },
+      ]);
       await rm(p.path, { force: true });
     },
   };

@@ -30,7 +30,7 @@ export interface ImportRow {
   action: 'create' | 'update' | 'skip';
   /** The row an update changes. */
   id: number | null;
-  /** The record to store, as JSON (create, update). */
+  /** The record to store, as JSON (create, update; null in a dry run). */
   json: string | null;
   problems: ImportProblem[];
   /** The cells as uploaded, of a skipped row (for the failed rows CSV). */
@@ -69,13 +69,22 @@ export interface Pass {
 }
 
 /** The stored data of the city's rows of `ids` that match the import's fixed values (malls: type 24). */
-async function storedRows(q: Queryable, def: ResourceDef, city: string, ids: number[], set: Record<string, unknown>): Promise<Map<number, Record<string, unknown>>> {
+async function storedRows(
+  q: Queryable,
+  def: ResourceDef,
+  city: string,
+  ids: number[],
+  set: Record<string, unknown>,
+): Promise<Map<number, Record<string, unknown>>> {
   const params: unknown[] = [city, ids];
   const fixed = Object.entries(set).map(([field, value]) => {
     params.push(String(value));
     return ` AND ${textExpr(def, field)} = $${params.length}`;
   });
-  const rows = await q.query<{ id: number; data: Record<string, unknown> }>(`SELECT id, data FROM ${tableName(def)} WHERE city = $1 AND id = ANY($2::bigint[])${fixed.join('')}`, params);
+  const rows = await q.query<{ id: number; data: Record<string, unknown> }>(
+    `SELECT id, data FROM ${tableName(def)} WHERE city = $1 AND id = ANY($2::bigint[])${fixed.join('')}`,
+    params,
+  );
   return new Map(rows.map((r) => [Number(r.id), r.data]));
 }
 
@@ -91,7 +100,9 @@ async function checkUploads(q: Queryable, def: ResourceDef, rows: CheckedRow[], 
   if (fields.length === 0) return;
   const names = rows.flatMap((r) => fields.map(([f]) => fileNameOfUrl(r.data?.[f])).filter((n): n is string => n !== null));
   const kinds = new Map<string, string>();
-  if (names.length > 0) for (const r of await q.query<{ name: string; kind: string }>('SELECT name, kind FROM files WHERE name = ANY($1::text[])', [names])) kinds.set(r.name, r.kind);
+  if (names.length > 0)
+    for (const r of await q.query<{ name: string; kind: string }>('SELECT name, kind FROM files WHERE name = ANY($1::text[])', [names]))
+      kinds.set(r.name, r.kind);
   for (const row of rows) {
     if (!row.data) continue;
     for (const [field, prop] of fields) {
@@ -124,20 +135,28 @@ export async function runPass(o: Pass): Promise<PassCounts> {
   let changed = new Set<number>();
   let names = new Set<string>();
 
+  // One batch is handed on while the next is read and checked (PostgreSQL writes in its own
+  // process meanwhile); batches are handed on one after another, in order.
+  let inFlight: Promise<void> = Promise.resolve();
   const write = async (): Promise<void> => {
     if (buffer.length === 0) return;
     const rows = buffer;
     buffer = [];
     changed = new Set();
     names = new Set();
-    const created = (await o.onBatch(rows)) ?? [];
-    rows.filter((r) => r.action === 'create').forEach((r, i) => r.name !== null && created[i] !== undefined && checks!.remember(r.name, created[i]));
+    await inFlight;
+    inFlight = (async () => {
+      const created = (await o.onBatch(rows)) ?? [];
+      rows.filter((r) => r.action === 'create').forEach((r, i) => r.name !== null && created[i] !== undefined && checks!.remember(r.name, created[i]));
+    })();
+    inFlight.catch(() => undefined); // its error is thrown where it is awaited next
   };
 
   const check = async (): Promise<void> => {
     if (!checks || pending.length === 0) return;
     const c = checks;
     const ids = [...new Set(pending.map((p) => p.id).filter((id): id is number => id !== null))];
+    if (ids.length > 0) await inFlight; // the stored rows as the batches before have left them
     const stored = ids.length > 0 ? await storedRows(o.db, o.def, o.city, ids, o.declaration.set) : new Map<number, Record<string, unknown>>();
     const rows = pending.map((p) => c.finish(p, stored));
     pending = [];
@@ -154,7 +173,7 @@ export async function runPass(o: Pass): Promise<PassCounts> {
         number: r.row.number,
         action: r.action,
         id: r.action === 'update' ? r.id : null,
-        json: r.data ? JSON.stringify(r.data) : null,
+        json: r.data && o.writes ? JSON.stringify(r.data) : null,
         problems: r.problems,
         cells: r.action === 'skip' ? r.row.cells : null,
         name,
@@ -163,30 +182,41 @@ export async function runPass(o: Pass): Promise<PassCounts> {
     if (buffer.length >= batchRows) await write();
   };
 
-  for await (const row of csvRows(o.path, o.encoding, o.language)) {
-    if (!checks) {
-      header = readHeader(row.cells, o.declaration, o.language);
-      checks = new RowChecks(o.def, o.declaration, header, lookups, t, o.resources);
-      continue;
-    }
-    let prepared = checks.prepare(row);
-    const waits = prepared.missing.some((n) => names.has(n)) || (o.writes && (prepared.waits || (prepared.id !== null && changed.has(prepared.id))));
-    if (waits) {
-      await check();
-      if (o.writes) await write();
-      prepared = checks.prepare(row);
-    }
-    pending.push(prepared);
-    if (prepared.id !== null) changed.add(prepared.id);
-    const name = checks.nameOf(prepared);
-    if (name !== null) names.add(name);
-    if (pending.length >= CHECK_ROWS) await check();
+  try {
+    await readRows();
+  } catch (err) {
+    await inFlight.catch(() => undefined); // no batch is written after the pass has failed
+    throw err;
   }
-  await check();
-  await write();
   if (!header) throw refusal(o.language, 'empty');
   if (counts.rows === 0) throw refusal(o.language, 'noRows');
   return counts;
+
+  async function readRows(): Promise<void> {
+    for await (const row of csvRows(o.path, o.encoding, o.language)) {
+      if (!checks) {
+        header = readHeader(row.cells, o.declaration, o.language);
+        checks = new RowChecks(o.def, o.declaration, header, lookups, t, o.resources);
+        continue;
+      }
+      let prepared = checks.prepare(row);
+      const waits = prepared.missing.some((n) => names.has(n)) || (o.writes && (prepared.waits || (prepared.id !== null && changed.has(prepared.id))));
+      if (waits) {
+        await check();
+        if (o.writes) await write();
+        await inFlight;
+        prepared = checks.prepare(row);
+      }
+      pending.push(prepared);
+      if (prepared.id !== null) changed.add(prepared.id);
+      const name = checks.nameOf(prepared);
+      if (name !== null) names.add(name);
+      if (pending.length >= CHECK_ROWS) await check();
+    }
+    await check();
+    await write();
+    await inFlight;
+  }
 }
 
 /**
@@ -194,7 +224,12 @@ export async function runPass(o: Pass): Promise<PassCounts> {
  * import's answer before its job runs: the header by csv-parse, the rows counted by `countRecords`).
  * Errors: 400 `validation` (header, no data rows).
  */
-export async function countRows(path: string, encoding: CsvImportEncoding, declaration: ImportDeclaration, language: Language): Promise<{ header: Header; rows: number }> {
+export async function countRows(
+  path: string,
+  encoding: CsvImportEncoding,
+  declaration: ImportDeclaration,
+  language: Language,
+): Promise<{ header: Header; rows: number }> {
   let header: Header | null = null;
   for await (const row of csvRows(path, encoding, language)) {
     header = readHeader(row.cells, declaration, language);

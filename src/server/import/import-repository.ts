@@ -65,7 +65,10 @@ export async function createImport(tx: Queryable, def: ResourceDef, city: string
 
 /** The history entry `id` of `city`. Errors: 404 `not_found`. */
 export async function readImport(q: Queryable, def: ResourceDef, city: string, id: unknown): Promise<ImportRecord> {
-  const [row] = await q.query<{ id: number; data: Omit<ImportRecord, 'id'> }>(`SELECT id, data FROM ${tableName(def)} WHERE id = $1 AND city = $2`, [parseId(id), city]);
+  const [row] = await q.query<{ id: number; data: Omit<ImportRecord, 'id'> }>(`SELECT id, data FROM ${tableName(def)} WHERE id = $1 AND city = $2`, [
+    parseId(id),
+    city,
+  ]);
   if (!row) throw new HttpError('not_found');
   return { ...row.data, id: Number(row.id) };
 }
@@ -93,7 +96,14 @@ export type LogLine = Omit<ImportProblem, 'level'> & { level: ImportProblem['lev
  * Writes log lines of import `importId` in `city`, one per line; the first error line of a row also
  * keeps the row's cells as uploaded (`cells`: by row number), for the failed rows CSV.
  */
-export async function writeLogs(tx: Queryable, def: ResourceDef, city: string, importId: number, problems: readonly LogLine[], cells: ReadonlyMap<number, string[]> = new Map()): Promise<void> {
+export async function writeLogs(
+  tx: Queryable,
+  def: ResourceDef,
+  city: string,
+  importId: number,
+  problems: readonly LogLine[],
+  cells: ReadonlyMap<number, string[]> = new Map(),
+): Promise<void> {
   if (problems.length === 0) return;
   const kept = new Set<number>();
   const lines = problems.map((p) => {
@@ -106,27 +116,47 @@ export async function writeLogs(tx: Queryable, def: ResourceDef, city: string, i
     }
     return line;
   });
-  await tx.query(`INSERT INTO ${tableName(def)} (city, data) SELECT $1, d FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i) ORDER BY i`, [city, JSON.stringify(lines)]);
+  await tx.query(`INSERT INTO ${tableName(def)} (city, data) SELECT $1, d FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i) ORDER BY i`, [
+    city,
+    JSON.stringify(lines),
+  ]);
   await addCount(tx, def, city, lines.length);
 }
 
 /**
+ * Records per statement of a batch: each statement's JSON parameter stays a young object of V8's heap
+ * (under 128 KB), not a large object that only a full collection frees (the server's memory, README
+ * 'Other commands': the import bench).
+ */
+export const ROWS_PER_STATEMENT = 100;
+
+/** `list` in pieces of ROWS_PER_STATEMENT. */
+function pieces<T>(list: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += ROWS_PER_STATEMENT) out.push(list.slice(i, i + ROWS_PER_STATEMENT));
+  return out;
+}
+
+/**
  * Writes one batch of checked rows of `def` in `city` (in `tx`) for job `jobId`: the created records
- * in one INSERT, the updated ones in one UPDATE (version + 1), both journaled; list counts, audit rows
- * (`import_create_many`, one `import_update` per row). Resolves to the created ids in row order.
+ * by multi-row INSERTs, the updated ones by multi-row UPDATEs (version + 1), both journaled; list
+ * counts, audit rows (`import_create_many`, one `import_update` per row). Resolves to the created ids
+ * in row order.
  */
 export async function writeBatch(tx: Queryable, def: ResourceDef, city: string, jobId: number, rows: readonly ImportRow[], actor: Actor): Promise<number[]> {
   const t = tableName(def);
   const creates = rows.filter((r) => r.action === 'create' && r.json !== null).map((r) => r.json);
   const updates = rows.filter((r) => r.action === 'update' && r.json !== null && r.id !== null);
-  let created: number[] = [];
+  const created: number[] = [];
   if (creates.length > 0) {
-    const inserted = await tx.query<{ id: number }>(
-      `INSERT INTO ${t} (city, data) SELECT $1, d FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i) ORDER BY i RETURNING id`,
-      [city, `[${creates.join(',')}]`],
-    );
-    // Ids are drawn in the order of the SELECT: ascending ids are the order of the rows.
-    created = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
+    for (const piece of pieces(creates)) {
+      const inserted = await tx.query<{ id: number }>(
+        `INSERT INTO ${t} (city, data) SELECT $1, d FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i) ORDER BY i RETURNING id`,
+        [city, `[${piece.join(',')}]`],
+      );
+      // Ids are drawn in the order of the SELECT: ascending ids are the order of the rows.
+      created.push(...inserted.map((r) => Number(r.id)).sort((a, b) => a - b));
+    }
     await journalCreated(tx, jobId, def, city, created);
     await addCount(tx, def, city, created.length);
     await audit(tx, actor, city, def, 'import_create_many', null);
@@ -135,14 +165,20 @@ export async function writeBatch(tx: Queryable, def: ResourceDef, city: string, 
   if (updates.length > 0) {
     const ids = updates.map((u) => u.id as number);
     await journalChanged(tx, jobId, def, city, ids);
-    const changes = `[${updates.map((u) => `{"id":${u.id},"data":${u.json}}`).join(',')}]`;
-    await tx.query(
-      `UPDATE ${t} AS r SET data = u.data, version = r.version + 1, updated_at = now()
-       FROM (SELECT (e->>'id')::bigint AS id, e->'data' AS data FROM jsonb_array_elements($2::jsonb) AS e) AS u
-       WHERE r.city = $1 AND r.id = u.id`,
-      [city, changes],
-    );
-    await tx.query(`INSERT INTO audit_log (user_id, city, resource, action, record_id) SELECT $1, $2, $3, 'import_update', unnest($4::bigint[])`, [actor.userId, city, def.name, ids]);
+    for (const piece of pieces(updates)) {
+      await tx.query(
+        `UPDATE ${t} AS r SET data = u.data, version = r.version + 1, updated_at = now()
+         FROM (SELECT (e->>'id')::bigint AS id, e->'data' AS data FROM jsonb_array_elements($2::jsonb) AS e) AS u
+         WHERE r.city = $1 AND r.id = u.id`,
+        [city, `[${piece.map((u) => `{"id":${u.id},"data":${u.json}}`).join(',')}]`],
+      );
+    }
+    await tx.query(`INSERT INTO audit_log (user_id, city, resource, action, record_id) SELECT $1, $2, $3, 'import_update', unnest($4::bigint[])`, [
+      actor.userId,
+      city,
+      def.name,
+      ids,
+    ]);
   }
   return created;
 }

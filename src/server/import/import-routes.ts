@@ -49,7 +49,7 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
   const { imports } = found;
   const { db, resources } = app;
   const folder = await openImportFolder(app.config.dataDir);
-  app.jobs.define(importJob(db, resources));
+  app.jobs.define(importJob(db, resources, app.jobs));
   app.addHook('onClose', () => folder.close());
   addImportSchemas(app);
 
@@ -68,7 +68,15 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
       if (truthy(query.dry_run)) {
         const problems: ImportProblem[] = [];
         const counts = await runPass({
-          db, def, declaration, city: city.name, path: file.path, encoding, language, resources, writes: false,
+          db,
+          def,
+          declaration,
+          city: city.name,
+          path: file.path,
+          encoding,
+          language,
+          resources,
+          writes: false,
           onBatch: async (rows) => {
             for (const r of rows) for (const p of r.problems) if (problems.length < DRY_RUN_PROBLEMS_MAX) problems.push(p);
           },
@@ -76,16 +84,42 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
         const body: DryRunAnswer = { dry_run: true, kind, file_name: file.name, encoding, ...counts, problems, duplicate_of: duplicate };
         return { status: 200, body };
       }
-      if (duplicate !== null && !truthy(query.confirm_duplicate)) throw new HttpError('duplicate_file', { detail: translatorFor(language)('errors.duplicate_file') });
+      if (duplicate !== null && !truthy(query.confirm_duplicate))
+        throw new HttpError('duplicate_file', { detail: translatorFor(language)('errors.duplicate_file') });
       const { header, rows } = await countRows(file.path, encoding, declaration, language);
       const id = await db.transaction(async (tx) => {
-        const entry = await createImport(tx, imports, city.name, {
-          file_name: file.name, kind, status: 'processing', encoding, file_size: file.bytes, total_rows: rows, done_rows: 0,
-          created_rows: 0, updated_rows: 0, success_rows: 0, error_rows: 0, warning_rows: 0,
-          imported_by: (profile.name || profile.username).slice(0, 64), sha256: file.sha256, header: header.cells.slice(0, 200).map((c) => c.slice(0, 1000)),
-        }, { userId: profile.id });
+        const entry = await createImport(
+          tx,
+          imports,
+          city.name,
+          {
+            file_name: file.name,
+            kind,
+            status: 'processing',
+            encoding,
+            file_size: file.bytes,
+            total_rows: rows,
+            done_rows: 0,
+            created_rows: 0,
+            updated_rows: 0,
+            success_rows: 0,
+            error_rows: 0,
+            warning_rows: 0,
+            imported_by: (profile.name || profile.username).slice(0, 64),
+            sha256: file.sha256,
+            header: header.cells.slice(0, 200).map((c) => c.slice(0, 1000)),
+          },
+          { userId: profile.id },
+        );
         const payload: ImportPayload = {
-          import: entry, kind, city: city.name, path: file.path, encoding, language: typeof language === 'string' ? language : null, user: profile.id, resource: def.name,
+          import: entry,
+          kind,
+          city: city.name,
+          path: file.path,
+          encoding,
+          language: typeof language === 'string' ? language : null,
+          user: profile.id,
+          resource: def.name,
         };
         await patchImport(tx, imports, entry, { job: await app.jobs.enqueue(tx, IMPORT_JOB, { ...payload }) });
         return entry;
@@ -109,7 +143,8 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
             operationId: kind === 'ads' ? 'import_csv' : 'import_csv_mall',
             tags: ['import'],
             summary: kind === 'ads' ? 'Check or import a CSV file of shops (advertisements)' : 'Check or import a CSV file of malls (genres of type 24)',
-            description: 'Multipart field `file`. `dry_run=true`: the check, nothing written (200). Else the import runs in the background as a job (202); the same file again needs `confirm_duplicate=true` (409 duplicate_file).',
+            description:
+              'Multipart field `file`. `dry_run=true`: the check, nothing written (200). Else the import runs in the background as a job (202); the same file again needs `confirm_duplicate=true` (409 duplicate_file).',
             params: CITY_PARAMS,
             querystring: UPLOAD_QUERY,
             body: UPLOAD_BODY,
@@ -134,7 +169,13 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
     '/:city/api/import-csv/:id/',
     {
       config: { api: true },
-      schema: { operationId: 'import_csv_state', tags: ['import'], summary: 'An import: its status and progress (path ours)', params: IMPORT_ID_PARAMS, response: { '200': answer('The import', ref('ImportState')), ...errorAnswers(400, 401, 403, 404) } },
+      schema: {
+        operationId: 'import_csv_state',
+        tags: ['import'],
+        summary: 'An import: its status and progress (path ours)',
+        params: IMPORT_ID_PARAMS,
+        response: { '200': answer('The import', ref('ImportState')), ...errorAnswers(400, 401, 403, 404) },
+      },
     },
     async (request) => {
       const { city } = await authorize(request, 'read', 'csv_import');

@@ -19,7 +19,12 @@ export const IMPORT_COMPONENTS = [
     type: 'object',
     description: 'A problem of a row: its number in the file (the header is row 1), the column as the header names it, the level and the message',
     required: ['row', 'column', 'level', 'message'],
-    properties: { row: { type: 'integer', minimum: 1 }, column: { type: ['string', 'null'] }, level: { type: 'string', enum: ['error', 'warning'] }, message: { type: 'string' } },
+    properties: {
+      row: { type: 'integer', minimum: 1 },
+      column: { type: ['string', 'null'] },
+      level: { type: 'string', enum: ['error', 'warning'] },
+      message: { type: 'string' },
+    },
   },
   {
     $id: 'DryRunAnswer',
@@ -36,7 +41,12 @@ export const IMPORT_COMPONENTS = [
       update: COUNT,
       errors: { ...COUNT, description: 'Rows with an error (the import skips them)' },
       warnings: { ...COUNT, description: 'Rows with warnings only (imported)' },
-      problems: { type: 'array', maxItems: DRY_RUN_PROBLEMS_MAX, items: { $ref: 'ImportProblem#' }, description: `The first ${DRY_RUN_PROBLEMS_MAX} problems in row order` },
+      problems: {
+        type: 'array',
+        maxItems: DRY_RUN_PROBLEMS_MAX,
+        items: { $ref: 'ImportProblem#' },
+        description: `The first ${DRY_RUN_PROBLEMS_MAX} problems in row order`,
+      },
       duplicate_of: { type: ['integer', 'null'], description: 'An earlier import of the same file (SHA-256) in the city' },
     },
   },
@@ -82,7 +92,13 @@ export const UPLOAD_BODY = {
       schema: {
         type: 'object',
         required: ['file'],
-        properties: { file: { type: 'string', format: 'binary', description: `The CSV file: .csv, at most ${CSV_IMPORT_MAX_BYTES.toLocaleString('en-US')} bytes, UTF-8 (BOM or not) or Shift_JIS` } },
+        properties: {
+          file: {
+            type: 'string',
+            format: 'binary',
+            description: `The CSV file: .csv, at most ${CSV_IMPORT_MAX_BYTES.toLocaleString('en-US')} bytes, UTF-8 (BOM or not) or Shift_JIS`,
+          },
+        },
       },
     },
   },

@@ -39,7 +39,12 @@ function treeField(def: ResourceDef): string | null {
   return Object.entries(def.schema.properties).find(([, p]) => p['x-ref'] === def.name)?.[0] ?? null;
 }
 
-async function namedRows(q: Queryable, target: ResourceDef, city: string, where: Record<string, unknown>): Promise<Array<{ id: number; name: string; parent: string | null }>> {
+async function namedRows(
+  q: Queryable,
+  target: ResourceDef,
+  city: string,
+  where: Record<string, unknown>,
+): Promise<Array<{ id: number; name: string; parent: string | null }>> {
   const params: unknown[] = [city];
   const conditions = Object.entries(where).map(([field, value]) => {
     params.push(String(value));
@@ -76,7 +81,13 @@ function byPath(rows: Array<{ id: number; name: string; parent: string | null }>
 }
 
 /** Reads the lookups of every lookup column of `declaration` for `city` (see the top of this file). */
-export async function loadLookups(q: Queryable, def: ResourceDef, declaration: ImportDeclaration, city: string, resources: ReadonlyMap<string, ResourceDef>): Promise<Lookups> {
+export async function loadLookups(
+  q: Queryable,
+  def: ResourceDef,
+  declaration: ImportDeclaration,
+  city: string,
+  resources: ReadonlyMap<string, ResourceDef>,
+): Promise<Lookups> {
   const out: Lookups = new Map();
   for (const column of declaration.columns) {
     if (!column.lookup) continue;

@@ -77,10 +77,19 @@ export class RowChecks {
     const set = declaration.set;
     this.selfNamed = this.positions
       .map((p) => p.column)
-      .filter((c) => c.lookup === 'name' && lookupTarget(def, c.field, resources).name === def.name && Object.entries(c.where ?? {}).every(([k, v]) => set[k] === v));
+      .filter(
+        (c) => c.lookup === 'name' && lookupTarget(def, c.field, resources).name === def.name && Object.entries(c.where ?? {}).every(([k, v]) => set[k] === v),
+      );
   }
 
-  private problem(out: ImportProblem[], row: CsvRow, column: string | null, level: 'error' | 'warning', key: string, params: Record<string, unknown> = {}): void {
+  private problem(
+    out: ImportProblem[],
+    row: CsvRow,
+    column: string | null,
+    level: 'error' | 'warning',
+    key: string,
+    params: Record<string, unknown> = {},
+  ): void {
     out.push({ row: row.number, column, level, message: this.t(key, params) });
   }
 

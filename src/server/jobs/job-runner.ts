@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
+import { analyzeJob } from './housekeeping';
 import { forgetWrites, undoWrites } from './job-writes';
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -117,7 +118,11 @@ export class JobRunner {
    */
   async enqueue(tx: Queryable, kind: string, payload: Record<string, unknown>, options: { maxAttempts?: number } = {}): Promise<number> {
     const maxAttempts = options.maxAttempts ?? this.kinds.get(kind)?.maxAttempts ?? 3;
-    const [row] = await tx.query<{ id: number }>('INSERT INTO jobs (kind, payload, max_attempts) VALUES ($1, $2::jsonb, $3) RETURNING id', [kind, JSON.stringify(payload), maxAttempts]);
+    const [row] = await tx.query<{ id: number }>('INSERT INTO jobs (kind, payload, max_attempts) VALUES ($1, $2::jsonb, $3) RETURNING id', [
+      kind,
+      JSON.stringify(payload),
+      maxAttempts,
+    ]);
     return Number(row.id);
   }
 
@@ -160,7 +165,10 @@ export class JobRunner {
    */
   async cancel(id: number, waitMs = 30_000): Promise<JobState | null> {
     const queued = await this.db.transaction(async (tx) => {
-      const [job] = await tx.query<Job>(`UPDATE jobs SET state = 'cancelled', cancel_requested = true, finished_at = now() WHERE id = $1 AND state = 'queued' RETURNING ${COLUMNS}`, [id]);
+      const [job] = await tx.query<Job>(
+        `UPDATE jobs SET state = 'cancelled', cancel_requested = true, finished_at = now() WHERE id = $1 AND state = 'queued' RETURNING ${COLUMNS}`,
+        [id],
+      );
       if (job) await this.kinds.get(job.kind)?.settled?.(tx, { ...job, id } as never, 'cancelled', 'cancelled', '');
       return job;
     });
@@ -222,16 +230,21 @@ export class JobRunner {
   private launch(job: Job): void {
     let stop: 'cancelled' | 'interrupted' | null = null;
     const kind = this.kinds.get(job.kind)!;
-    const heartbeat = setInterval(() => {
-      this.db.query('UPDATE jobs SET heartbeat_at = now() WHERE id = $1 AND worker = $2', [job.id, this.worker]).catch(() => undefined);
-    }, Math.max(100, this.options.staleMs / 3));
+    const heartbeat = setInterval(
+      () => {
+        this.db.query('UPDATE jobs SET heartbeat_at = now() WHERE id = $1 AND worker = $2', [job.id, this.worker]).catch(() => undefined);
+      },
+      Math.max(100, this.options.staleMs / 3),
+    );
     heartbeat.unref();
     const ctx: JobContext<never> = {
       job: job as Job<never>,
       db: this.db,
       checkpoint: async () => {
         if (stop) throw new JobStopped(stop);
-        const [row] = await this.db.query<{ cancel_requested: boolean }>('UPDATE jobs SET heartbeat_at = now() WHERE id = $1 RETURNING cancel_requested', [job.id]);
+        const [row] = await this.db.query<{ cancel_requested: boolean }>('UPDATE jobs SET heartbeat_at = now() WHERE id = $1 RETURNING cancel_requested', [
+          job.id,
+        ]);
         if (row?.cancel_requested) throw new JobStopped('cancelled');
       },
     };
@@ -261,12 +274,18 @@ export class JobRunner {
     await undoWrites(this.db, job.id, this.resources);
     const kind = this.kinds.get(job.kind);
     await this.db.transaction(async (tx) => {
-      const [{ cancel_requested: cancelled }] = await tx.query<{ cancel_requested: boolean }>('SELECT cancel_requested FROM jobs WHERE id = $1 FOR UPDATE', [job.id]);
+      const [{ cancel_requested: cancelled }] = await tx.query<{ cancel_requested: boolean }>('SELECT cancel_requested FROM jobs WHERE id = $1 FOR UPDATE', [
+        job.id,
+      ]);
       const end = cancelled || reason === 'cancelled' ? 'cancelled' : job.attempts < job.max_attempts ? 'retry' : 'failed';
       await kind?.settled?.(tx, job as Job<never>, end, reason, error);
       if (end === 'retry') {
         const delay = (kind?.backoffMs ?? defaultBackoff)(job.attempts);
-        await tx.query(`UPDATE jobs SET state = 'queued', worker = NULL, last_error = $2, run_at = now() + make_interval(secs => $3) WHERE id = $1`, [job.id, error, delay / 1000]);
+        await tx.query(`UPDATE jobs SET state = 'queued', worker = NULL, last_error = $2, run_at = now() + make_interval(secs => $3) WHERE id = $1`, [
+          job.id,
+          error,
+          delay / 1000,
+        ]);
       } else {
         await tx.query(`UPDATE jobs SET state = $2, last_error = $3, finished_at = now() WHERE id = $1`, [job.id, end, error]);
       }
@@ -283,11 +302,12 @@ declare module 'fastify' {
 
 /**
  * Decorates `app` with the job runner of its database, started once the app is ready and stopped
- * before it closes (running attempts interrupted and undone first). Kinds are defined by the
- * capabilities' route registrations (`app.jobs.define`).
+ * before it closes (running attempts interrupted and undone first), with the housekeeping kinds
+ * (./housekeeping.ts); the capabilities define theirs when they register their routes (`app.jobs.define`).
  */
 export function registerJobs(app: FastifyInstance, db: Database, resources: ReadonlyMap<string, ResourceDef>, options: Partial<RunnerOptions> = {}): void {
   const jobs = new JobRunner(db, resources, { log: (m) => app.log.error(m), ...options });
+  jobs.define(analyzeJob(db, resources));
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => jobs.start());
   app.addHook('preClose', async () => jobs.stop());

@@ -67,12 +67,27 @@ async function undoEntry(tx: Queryable, def: ResourceDef, e: Entry, actor: Actor
   if (e.created_ids) {
     const gone = await tx.query(`DELETE FROM ${t} WHERE city = $1 AND id = ANY($2::bigint[]) RETURNING id`, [e.city, e.created_ids]);
     if (gone.length > 0) await addCount(tx, def, e.city, -gone.length);
-    await tx.query('INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, $3, $4, NULL)', [actor.userId, e.city, def.name, 'undo_create_many']);
+    await tx.query('INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, $3, $4, NULL)', [
+      actor.userId,
+      e.city,
+      def.name,
+      'undo_create_many',
+    ]);
     return;
   }
   if (e.row_id === null || e.previous === null) return;
-  await tx.query(`UPDATE ${t} SET data = $3::jsonb, version = version + 1, updated_at = now() WHERE id = $1 AND city = $2`, [e.row_id, e.city, JSON.stringify(e.previous)]);
-  await tx.query('INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, $3, $4, $5)', [actor.userId, e.city, def.name, 'undo_update', e.row_id]);
+  await tx.query(`UPDATE ${t} SET data = $3::jsonb, version = version + 1, updated_at = now() WHERE id = $1 AND city = $2`, [
+    e.row_id,
+    e.city,
+    JSON.stringify(e.previous),
+  ]);
+  await tx.query('INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, $3, $4, $5)', [
+    actor.userId,
+    e.city,
+    def.name,
+    'undo_update',
+    e.row_id,
+  ]);
 }
 
 /**

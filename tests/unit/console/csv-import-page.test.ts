@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CSV_IMPORT_MAX_BYTES } from '@/shared/csv-import';
-import { i18n, loadConsoleCatalogues, loadPageCatalogue } from '@/console/i18n';
+import { i18n, loadConsoleCatalogues, switchLanguage } from '@/console/i18n';
+import { loadPageCatalogue } from '@/console/pages/page-catalogue';
 import { checkCsv, checkCsvFile, formatBytes, startImport } from '@/console/pages/import/import-api';
 import { percentOf } from '@/console/pages/import/import-status';
 import { importableRows } from '@/console/pages/import/dry-run-panel';
@@ -23,6 +24,14 @@ describe('the texts of the import pages', () => {
     expect(i18n.exists('imports.upload.title')).toBe(false);
     await loadPageCatalogue('imports');
     expect(i18n.t('imports.upload.title')).toBe('CSVインポート');
+  });
+
+  it('a language switch loads them in the new language before it takes effect', async () => {
+    vi.stubGlobal('document', { documentElement: {} });
+    await loadPageCatalogue('imports');
+    await switchLanguage('es');
+    expect(i18n.t('imports.upload.title')).toBe('Importación CSV');
+    await switchLanguage('ja');
   });
 });
 

@@ -3,7 +3,8 @@
  * count never; each only when the ability allows its permission; labels translated or readable.
  */
 import { describe, expect, it } from 'vitest';
-import { actionLabel, exportFileName, listActions, readableName, rowActions } from '@/console/resources/record-action-defs';
+import { actionLabel, listActions, readableName, rowActions } from '@/console/resources/record-action-defs';
+import { exportFileName } from '@/console/resources/download';
 import { createI18n } from '@/shared/i18n';
 import { LANGUAGES } from '@/shared/constants';
 import { registry, type ActionDef, type ResourceDef } from '@/shared/registry';

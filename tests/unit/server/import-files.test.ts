@@ -19,7 +19,12 @@ beforeAll(async () => {
   admin = bearer(await login(t.app, 'administrator'));
   // The genre path グルメ>ラーメン of the issue: a child of the demo genre グルメ.
   const [gourmet] = await t.db.query<{ id: number }>(`SELECT id FROM r_genre WHERE city = 'kobe' AND data->>'name' = 'グルメ' ORDER BY id LIMIT 1`);
-  const made = await t.app.inject({ method: 'POST', url: '/kobe/api/genres/', headers: admin, payload: { name: 'ラーメン', type: 20, parent_id: Number(gourmet.id) } });
+  const made = await t.app.inject({
+    method: 'POST',
+    url: '/kobe/api/genres/',
+    headers: admin,
+    payload: { name: 'ラーメン', type: 20, parent_id: Number(gourmet.id) },
+  });
   expect(made.statusCode, made.body).toBe(201);
 });
 afterAll(() => t?.close());
@@ -44,7 +49,11 @@ describe('a file in either encoding imports exactly', () => {
   for (const encoding of ['utf-8', 'utf-8-bom', 'shift_jis'] as const) {
     it(`${encoding}: 髙, ①, ㈱ and 0x5C trail bytes`, async () => {
       const name = `${ENCODED.name} ${encoding}`;
-      const text = csvText([SHOP_HEADER, shopRow(name, { genre: 'グルメ > ラーメン', description: ENCODED.description }), shopRow(`${name} 2`, { description: ENCODED.formula })]);
+      const text = csvText([
+        SHOP_HEADER,
+        shopRow(name, { genre: 'グルメ > ラーメン', description: ENCODED.description }),
+        shopRow(`${name} 2`, { description: ENCODED.formula }),
+      ]);
       const bytes = encode(text, encoding);
       if (encoding === 'shift_jis') {
         expect(bytes.includes(Buffer.from([0x83, 0x5c]))).toBe(true); // ソ
@@ -52,7 +61,16 @@ describe('a file in either encoding imports exactly', () => {
       }
       const dry = await upload(t.app, admin, `${encoding}.csv`, bytes, '?dry_run=true');
       expect(dry.statusCode, dry.body).toBe(200);
-      expect(dry.json()).toMatchObject({ dry_run: true, encoding: encoding === 'shift_jis' ? 'shift_jis' : 'utf-8', rows: 2, create: 2, update: 0, errors: 0, warnings: 0, problems: [] });
+      expect(dry.json()).toMatchObject({
+        dry_run: true,
+        encoding: encoding === 'shift_jis' ? 'shift_jis' : 'utf-8',
+        rows: 2,
+        create: 2,
+        update: 0,
+        errors: 0,
+        warnings: 0,
+        problems: [],
+      });
 
       const started = await upload(t.app, admin, `${encoding}.csv`, bytes);
       expect(started.statusCode, started.body).toBe(202);
@@ -62,7 +80,14 @@ describe('a file in either encoding imports exactly', () => {
 
       const [genre] = await t.db.query<{ id: number }>(`SELECT id FROM r_genre WHERE city = 'kobe' AND data->>'name' = 'ラーメン'`);
       const [first, second] = await shops(t.db, `${name}%`);
-      expect(first).toMatchObject({ name, description: ENCODED.description, genre: Number(genre.id), email: 'shop@example.jp', latitude: 34.69, user_name: 'advertiser' });
+      expect(first).toMatchObject({
+        name,
+        description: ENCODED.description,
+        genre: Number(genre.id),
+        email: 'shop@example.jp',
+        latitude: 34.69,
+        user_name: 'advertiser',
+      });
       expect(typeof first.category).toBe('number');
       expect(second).toMatchObject({ name: `${name} 2`, description: ENCODED.formula });
     });
@@ -71,16 +96,44 @@ describe('a file in either encoding imports exactly', () => {
 
 describe('a file that is not a CSV the import reads is refused, nothing stored', () => {
   const good = encode(csvText([SHOP_HEADER, shopRow('拒否されない店')]), 'utf-8');
-  const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89])]);
+  const PNG = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    Buffer.from('IHDR'),
+    Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89]),
+  ]);
   const cases: Array<[string, string, Buffer, number, RegExp]> = [
-    ['a missing column', 'missing.csv', encode(csvText([SHOP_HEADER.filter((h) => h !== '電話番号'), ['店', 'a@example.jp', '住所', 'グルメ', '地元グルメ', '', '', '', '']]), 'utf-8'), 400, /必須の列がありません：電話番号/],
-    ['an unknown and a doubled column', 'columns.csv', encode(csvText([[...SHOP_HEADER, '備考', 'name'], [...shopRow('店'), 'x', '店']]), 'utf-8'), 400, /不明な列があります：備考.*同じ列が複数あります：name/],
+    [
+      'a missing column',
+      'missing.csv',
+      encode(csvText([SHOP_HEADER.filter((h) => h !== '電話番号'), ['店', 'a@example.jp', '住所', 'グルメ', '地元グルメ', '', '', '', '']]), 'utf-8'),
+      400,
+      /必須の列がありません：電話番号/,
+    ],
+    [
+      'an unknown and a doubled column',
+      'columns.csv',
+      encode(
+        csvText([
+          [...SHOP_HEADER, '備考', 'name'],
+          [...shopRow('店'), 'x', '店'],
+        ]),
+        'utf-8',
+      ),
+      400,
+      /不明な列があります：備考.*同じ列が複数あります：name/,
+    ],
     ['an empty file', 'empty.csv', Buffer.alloc(0), 400, /ファイルが空です/],
     ['a header without rows', 'header.csv', encode(csvText([SHOP_HEADER]), 'utf-8'), 400, /データ行がありません/],
     ['an 11 MB file', 'large.csv', Buffer.concat([good, Buffer.alloc(11 * 1024 * 1024 - good.length, 0x41)]), 413, /10,485,760/],
     ['10 MB + 1 byte', 'limit.csv', Buffer.concat([good, Buffer.alloc(CSV_IMPORT_MAX_BYTES + 1 - good.length, 0x41)]), 413, /10,485,760/],
     ['a PNG renamed .csv', 'image.csv', PNG, 400, /CSVファイルではありません（PNG）/],
-    ['bytes neither UTF-8 nor Shift_JIS', 'latin1.csv', Buffer.concat([encode('店舗名,電話番号\r\n', 'utf-8'), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0xff, 0x0d, 0x0a])]), 400, /文字コードを読み取れません/],
+    [
+      'bytes neither UTF-8 nor Shift_JIS',
+      'latin1.csv',
+      Buffer.concat([encode('店舗名,電話番号\r\n', 'utf-8'), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0xff, 0x0d, 0x0a])]),
+      400,
+      /文字コードを読み取れません/,
+    ],
     ['another extension', 'shops.xlsx', good, 400, /拡張子が\.csv/],
   ];
   for (const [what, fileName, bytes, status, message] of cases) {
@@ -111,7 +164,12 @@ describe('who may import', () => {
     const before = await stored();
     expect((await upload(t.app, advertiser, 'ad.csv', bytes)).statusCode).toBe(403);
     expect((await upload(t.app, advertiser, 'ad.csv', bytes, '?dry_run=true', '/kobe/api/import-csv-mall/')).statusCode).toBe(403);
-    for (const url of ['/kobe/api/import-csv/template', '/kobe/api/import-csv/1/', '/kobe/api/import-csv/1/failed-rows', '/kobe/api/admin-tools/list-imported/']) {
+    for (const url of [
+      '/kobe/api/import-csv/template',
+      '/kobe/api/import-csv/1/',
+      '/kobe/api/import-csv/1/failed-rows',
+      '/kobe/api/admin-tools/list-imported/',
+    ]) {
       expect((await t.app.inject({ method: 'GET', url, headers: advertiser })).statusCode, url).toBe(403);
     }
     expect((await t.app.inject({ method: 'POST', url: '/kobe/api/import-csv/1/cancel', headers: advertiser })).statusCode).toBe(403);
@@ -119,12 +177,18 @@ describe('who may import', () => {
   });
 
   it('the templates: header and two example rows, UTF-8 with a BOM, that the check accepts', async () => {
-    for (const [kind, path] of [['ads', '/kobe/api/import-csv/'], ['mall', '/kobe/api/import-csv-mall/']] as const) {
+    for (const [kind, path] of [
+      ['ads', '/kobe/api/import-csv/'],
+      ['mall', '/kobe/api/import-csv-mall/'],
+    ] as const) {
       const r = await t.app.inject({ method: 'GET', url: `${path}template`, headers: admin });
       expect(r.statusCode).toBe(200);
       expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(r.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-      const lines = r.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+      const lines = r.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
       expect(lines).toHaveLength(3);
       expect(lines[0]).toMatch(kind === 'ads' ? /^ID,店舗名,メールアドレス,電話番号,住所,ジャンル,カテゴリ/ : /^ID,モール名,親モール/);
       const dry = await upload(t.app, admin, `${kind}-template.csv`, r.rawPayload, '?dry_run=true', path);

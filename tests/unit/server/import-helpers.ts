@@ -33,7 +33,14 @@ export function encode(text: string, encoding: 'utf-8' | 'utf-8-bom' | 'shift_ji
 }
 
 /** Uploads a file to the shop import (or `path`) and answers the response. */
-export async function upload(app: FastifyInstance, headers: Record<string, string>, fileName: string, bytes: Buffer, query = '', path = '/kobe/api/import-csv/') {
+export async function upload(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  fileName: string,
+  bytes: Buffer,
+  query = '',
+  path = '/kobe/api/import-csv/',
+) {
   const body = multipart(fileName, bytes);
   return app.inject({ method: 'POST', url: `${path}${query}`, headers: { ...headers, ...body.headers }, payload: body.payload });
 }
@@ -56,7 +63,10 @@ export async function settled(app: FastifyInstance, headers: Record<string, stri
 
 /** The shops of a city named like `pattern` (SQL LIKE), as stored. */
 export async function shops(db: Database, pattern: string, city = 'kobe'): Promise<Array<Record<string, unknown> & { id: number }>> {
-  const rows = await db.query<{ id: number; data: Record<string, unknown> }>(`SELECT id, data FROM r_advertisement WHERE city = $1 AND data->>'name' LIKE $2 ORDER BY id`, [city, pattern]);
+  const rows = await db.query<{ id: number; data: Record<string, unknown> }>(
+    `SELECT id, data FROM r_advertisement WHERE city = $1 AND data->>'name' LIKE $2 ORDER BY id`,
+    [city, pattern],
+  );
   return rows.map((r) => ({ ...r.data, id: Number(r.id) }));
 }
 
@@ -77,5 +87,16 @@ export const SHOP_HEADER = ['店舗名', 'メールアドレス', '電話番号'
 
 /** A good shop row under SHOP_HEADER: name, then genre path グルメ and category 地元グルメ (kobe demo data). */
 export function shopRow(name: string, extra: Partial<Record<'email' | 'phone' | 'genre' | 'category' | 'description', string>> = {}): string[] {
-  return [name, extra.email ?? 'shop@example.jp', extra.phone ?? '078-123-4567', '神戸市中央区元町通1-2-3', extra.genre ?? 'グルメ', extra.category ?? '地元グルメ', extra.description ?? '', '34.69', '135.19', 'advertiser'];
+  return [
+    name,
+    extra.email ?? 'shop@example.jp',
+    extra.phone ?? '078-123-4567',
+    '神戸市中央区元町通1-2-3',
+    extra.genre ?? 'グルメ',
+    extra.category ?? '地元グルメ',
+    extra.description ?? '',
+    '34.69',
+    '135.19',
+    'advertiser',
+  ];
 }

@@ -48,7 +48,12 @@ describe('cancel', () => {
     expect(r.statusCode, r.body).toBe(202);
     const { id } = r.json() as ImportState;
     // Once a batch or more is written …
-    await expect.poll(async () => ((await t.app.inject({ method: 'GET', url: `/kobe/api/import-csv/${id}/`, headers: admin })).json() as ImportState).done, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => ((await t.app.inject({ method: 'GET', url: `/kobe/api/import-csv/${id}/`, headers: admin })).json() as ImportState).done, {
+        timeout: 30_000,
+        interval: 20,
+      })
+      .toBeGreaterThan(0);
     const cancelled = await t.app.inject({ method: 'POST', url: `/kobe/api/import-csv/${id}/cancel`, headers: admin });
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json()).toMatchObject({ id, status: 'cancelled', created: 0, updated: 0 });
@@ -76,7 +81,12 @@ describe('a kill of the server during an import', () => {
     let schema = '';
     if (pg) schema = (await pg.db.query<{ s: string }>('SELECT current_schema() AS s'))[0].s;
     else dir = await mkdtemp(join(tmpdir(), 'import-kill-'));
-    const env = { ...process.env, NODE_ENV: 'test', CONSOLE_DIR: join(tmpdir(), 'city-console-no-console'), ...(pg ? { DATABASE_SCHEMA: schema } : { DATA_DIR: dir! }) };
+    const env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      CONSOLE_DIR: join(tmpdir(), 'city-console-no-console'),
+      ...(pg ? { DATABASE_SCHEMA: schema } : { DATA_DIR: dir! }),
+    };
     child = spawn(process.execPath, ['--import', 'tsx', fixture], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -88,7 +98,13 @@ describe('a kill of the server during an import', () => {
       });
       child!.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
     });
-    const session = (await (await fetch(`${base}/default/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'administrator', password: 'demo1234' }) })).json()) as { token: string };
+    const session = (await (
+      await fetch(`${base}/default/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'administrator', password: 'demo1234' }),
+      })
+    ).json()) as { token: string };
     const auth = { authorization: `Bearer ${session.token}` };
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bigFile('強制終了の店', 20_000))]), 'kill.csv');
@@ -124,7 +140,10 @@ describe('a kill of the server during an import', () => {
       const after = await clean(db, '強制終了の店');
       expect(after.left).toBe(0);
       expect(after.counted).toBe(after.rows);
-      expect((await logOf(app, admin, id)).at(-1)).toMatchObject({ level: 'error', message: 'インポート中にサーバーが停止したため、書き込んだ内容をすべて元に戻しました。' });
+      expect((await logOf(app, admin, id)).at(-1)).toMatchObject({
+        level: 'error',
+        message: 'インポート中にサーバーが停止したため、書き込んだ内容をすべて元に戻しました。',
+      });
       expect(await db.query(`SELECT state FROM jobs`)).toEqual([{ state: 'failed' }]);
     } finally {
       await app.close();

@@ -79,7 +79,10 @@ describe('a file with good rows, bad rows and an unknown category', () => {
     const r = await t.app.inject({ method: 'GET', url: `/kobe/api/import-csv/${state.id}/failed-rows`, headers: admin });
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
-    const lines = r.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = r.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines).toEqual([
       `${SHOP_HEADER.join(',')},エラー`,
       `${rows[5].join(',')},電話番号は半角数字とハイフンで入力してください。`,
@@ -105,8 +108,17 @@ describe('a file with good rows, bad rows and an unknown category', () => {
     const list = await t.app.inject({ method: 'GET', url: `/kobe/api/admin-tools/list-imported/?file_name=${encodeURIComponent('部分.csv')}`, headers: admin });
     const entries = (list.json() as { content: Array<Record<string, unknown>> }).content;
     expect(entries.find((e) => e.id === state.id)).toMatchObject({
-      file_name: '部分.csv', kind: 'ads', status: 'partial', encoding: 'shift_jis', imported_by: expect.any(String),
-      total_rows: 13, created_rows: 11, updated_rows: 0, success_rows: 11, error_rows: 2, warning_rows: 1,
+      file_name: '部分.csv',
+      kind: 'ads',
+      status: 'partial',
+      encoding: 'shift_jis',
+      imported_by: expect.any(String),
+      total_rows: 13,
+      created_rows: 11,
+      updated_rows: 0,
+      success_rows: 11,
+      error_rows: 2,
+      warning_rows: 1,
     });
     const shopsBefore = (await shops(t.db, '部分取込の店%')).length;
     expect((await t.app.inject({ method: 'DELETE', url: `/kobe/api/city/list-imported/${state.id}/`, headers: admin })).statusCode).toBe(204);
@@ -152,7 +164,9 @@ describe('malls', () => {
     const r = await upload(t.app, admin, 'malls.csv', encode(text, 'shift_jis'), '', '/kobe/api/import-csv-mall/');
     expect(r.statusCode, r.body).toBe(202);
     expect(await settled(t.app, admin, (r.json() as ImportState).id)).toMatchObject({ kind: 'mall', status: 'partial', created: 3, errors: 1 });
-    const malls = await t.db.query<{ id: number; data: Record<string, unknown> }>(`SELECT id, data FROM r_genre WHERE city = 'kobe' AND data->>'name' LIKE '取込モール%' ORDER BY id`);
+    const malls = await t.db.query<{ id: number; data: Record<string, unknown> }>(
+      `SELECT id, data FROM r_genre WHERE city = 'kobe' AND data->>'name' LIKE '取込モール%' ORDER BY id`,
+    );
     const [motomachi] = await t.db.query<{ id: number }>(`SELECT id FROM r_genre WHERE city = 'kobe' AND data->>'name' = '元町商店街'`);
     expect(malls.map((m) => [m.data.name, m.data.type, m.data.parent_id])).toEqual([
       ['取込モール', 24, null],

@@ -1,12 +1,12 @@
 /**
  * The check's answer on the upload page (001 7.16 dry run; 000 5 CSV rules; 001 8 the invalid
  * category warning): the counts (rows, new, updated, errors, warnings) with the language's thousands
- * separators, the problems row by row in a table (20 a page, 001 9), and, for a file imported
- * before, the question whether to import it again. Everything the file holds is shown as text.
+ * separators, the problems row by row in a table (20 a page, 001 9), and a warning for a file
+ * imported before (the import button then asks first). Everything the file holds is shown as text.
  */
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Alert, Checkbox, Col, Row, Statistic, Table, Typography } from 'antd';
+import { Alert, Flex, Statistic, Table, Typography } from 'antd';
 import { DRY_RUN_PROBLEMS_MAX, type DryRunAnswer, type ImportProblem } from '@/shared/csv-import';
 import { cityPath } from '../../resources/city-path';
 import { formatNumber } from '../../resources/format-value';
@@ -15,8 +15,6 @@ import { LevelTag } from './import-status';
 
 export interface DryRunPanelProps {
   answer: DryRunAnswer;
-  confirmDuplicate: boolean;
-  onConfirmDuplicate: (confirmed: boolean) => void;
 }
 
 /** How many rows the import would bring in (rows without errors). */
@@ -24,7 +22,7 @@ export function importableRows(answer: Pick<DryRunAnswer, 'rows' | 'errors'>): n
   return Math.max(0, answer.rows - answer.errors);
 }
 
-export function DryRunPanel({ answer, confirmDuplicate, onConfirmDuplicate }: DryRunPanelProps) {
+export function DryRunPanel({ answer }: DryRunPanelProps) {
   const { t, i18n } = useTranslation();
   const { city = '' } = useParams();
   const n = (value: number) => formatNumber(value, i18n.language);
@@ -42,13 +40,11 @@ export function DryRunPanel({ answer, confirmDuplicate, onConfirmDuplicate }: Dr
         {t('imports.dryRun.title')}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t('imports.dryRun.encoding', { name: answer.file_name, encoding: t(`enums.csv_import.encoding.${answer.encoding}`) })}</Typography.Paragraph>
-      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
+      <Flex wrap gap={16} style={{ marginBottom: 16 }}>
         {counts.map(([key, value, color]) => (
-          <Col key={key} xs={12} sm={8} md={4}>
-            <Statistic title={t(`imports.dryRun.${key}`)} value={value} formatter={(v) => n(Number(v))} valueStyle={color ? { color } : undefined} data-count={key} />
-          </Col>
+          <Statistic key={key} title={t(`imports.dryRun.${key}`)} value={value} formatter={(v) => n(Number(v))} valueStyle={color ? { color } : undefined} style={{ minWidth: 140 }} />
         ))}
-      </Row>
+      </Flex>
       {answer.duplicate_of !== null && (
         <Alert
           type="warning"
@@ -56,17 +52,10 @@ export function DryRunPanel({ answer, confirmDuplicate, onConfirmDuplicate }: Dr
           style={{ marginBottom: 16 }}
           message={t('imports.dryRun.duplicate')}
           description={
-            <>
-              {/* The alert's text colour, underlined: the theme's link colour is too light on the warning's yellow (WCAG AA). */}
-              <Link to={`${cityPath(city, 'import/history')}?log=${answer.duplicate_of}`} style={{ color: 'inherit', textDecoration: 'underline' }}>
-                {t('imports.dryRun.duplicateLog')}
-              </Link>
-              <div style={{ marginTop: 8 }}>
-                <Checkbox checked={confirmDuplicate} onChange={(e) => onConfirmDuplicate(e.target.checked)}>
-                  {t('imports.dryRun.duplicateConfirm')}
-                </Checkbox>
-              </div>
-            </>
+            // The alert's text colour, underlined: the theme's link colour is too light on the warning's yellow (WCAG AA).
+            <Link to={`${cityPath(city, 'import/history')}?log=${answer.duplicate_of}`} style={{ color: 'inherit', textDecoration: 'underline' }}>
+              {t('imports.dryRun.duplicateLog')}
+            </Link>
           }
         />
       )}

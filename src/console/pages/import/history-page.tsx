@@ -10,7 +10,6 @@ import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
 import { useList } from '@refinedev/core';
 import { Flex, Input, Table } from 'antd';
-import { ImportOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import type { ImportHistoryRow } from '@/shared/csv-import';
 import { searchFilter } from '@/shared/list-query';
@@ -96,9 +95,7 @@ export function ImportHistoryPage() {
             }}
             style={{ width: 320, maxWidth: '100%' }}
           />
-          <Link to={cityPath(city, 'import/upload')}>
-            <ImportOutlined /> {t('imports.history.new')}
-          </Link>
+          <Link to={cityPath(city, 'import/upload')}>{t('imports.history.new')}</Link>
         </Flex>
       }
     >

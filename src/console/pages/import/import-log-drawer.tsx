@@ -11,7 +11,6 @@ import { Alert, Button, Drawer, Flex, Select, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ImportHistoryRow } from '@/shared/csv-import';
 import { formatNumber } from '../../resources/format-value';
-import { useIsMobile } from '../../hooks/use-is-mobile';
 import { IMPORT_PAGE_SIZE } from './import-api';
 import { hasFailedRows } from './history-columns';
 import { LevelTag, RowsProgress, StatusTag } from './import-status';
@@ -32,7 +31,6 @@ export interface ImportLogDrawerProps {
 export function ImportLogDrawer({ city, id, row, onClose, onFailedRows }: ImportLogDrawerProps) {
   const { t, i18n } = useTranslation();
   const { mutate: onError } = useOnError();
-  const mobile = useIsMobile();
   const [page, setPage] = useState(1);
   const [level, setLevel] = useState<LogLine['level'] | null>(null);
   const { data: state, error: stateError } = useImportState(city, id);
@@ -65,7 +63,7 @@ export function ImportLogDrawer({ city, id, row, onClose, onFailedRows }: Import
       open={id !== null}
       onClose={onClose}
       title={t('imports.log.title', { name })}
-      width={mobile ? '100%' : 760}
+      width="min(760px, 100vw)"
       getContainer={false}
       rootStyle={{ position: 'fixed' }}
       destroyOnHidden
@@ -102,7 +100,7 @@ export function ImportLogDrawer({ city, id, row, onClose, onFailedRows }: Import
           rowKey="id"
           loading={log.isFetching && !log.data}
           dataSource={log.data?.content ?? []}
-          locale={{ emptyText: t('imports.log.empty') }}
+          locale={{ emptyText: <Typography.Text>{t('imports.log.empty')}</Typography.Text> }}
           scroll={{ x: 'max-content' }}
           pagination={{ current: page, pageSize: IMPORT_PAGE_SIZE, total: log.data?.total_length ?? 0, showSizeChanger: false, onChange: setPage }}
           columns={[

@@ -7,8 +7,8 @@
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useOnError } from '@refinedev/core';
-import { Alert, App as AntdApp, Button, Divider, Flex, Radio, Typography, Upload } from 'antd';
-import { CloudUploadOutlined, DownloadOutlined, FileTextOutlined, HistoryOutlined } from '@ant-design/icons';
+import { Alert, App as AntdApp, Button, Divider, Flex, Popconfirm, Radio, Typography, Upload } from 'antd';
+import { CloudUploadOutlined, DownloadOutlined } from '@ant-design/icons';
 import { CSV_IMPORT_MAX_BYTES, type ImportKind } from '@/shared/csv-import';
 import { ERROR_TOAST_MS } from '@/shared/constants';
 import { cityPath } from '../../resources/city-path';
@@ -39,15 +39,18 @@ export function ImportUploadPage() {
     }
   };
 
-  const canImport = phase === 'checked' && !!dryRun && importableRows(dryRun) > 0 && (dryRun.duplicate_of === null || run.confirmDuplicate);
+  const canImport = phase === 'checked' && !!dryRun && importableRows(dryRun) > 0;
+  const importButton = (
+    <Button type="primary" disabled={!canImport} loading={phase === 'sending'} onClick={dryRun?.duplicate_of == null ? () => void run.start() : undefined}>
+      {t('imports.upload.import')}
+    </Button>
+  );
 
   return (
     <PageCard
       title={t('imports.upload.title')}
       extra={
-        <Link to={cityPath(city, 'import/history')}>
-          <HistoryOutlined /> {t('imports.upload.history')}
-        </Link>
+        <Link to={cityPath(city, 'import/history')}>{t('imports.upload.history')}</Link>
       }
     >
       <Typography.Paragraph>{t('imports.upload.intro')}</Typography.Paragraph>
@@ -90,9 +93,7 @@ export function ImportUploadPage() {
           {run.fileProblem && <Alert type="error" showIcon role="alert" message={t(run.fileProblem.key, run.fileProblem.params)} />}
           {file && (
             <Flex gap={12} wrap align="center" data-testid="chosen-file">
-              <Typography.Text>
-                <FileTextOutlined /> {t('imports.upload.file')}:
-              </Typography.Text>
+              <Typography.Text>{t('imports.upload.file')}:</Typography.Text>
               <Typography.Text strong>{file.name}</Typography.Text>
               <Typography.Text>({formatBytes(file.size, i18n.language)})</Typography.Text>
               {!dryRun && (
@@ -115,14 +116,19 @@ export function ImportUploadPage() {
       {dryRun && (phase === 'checked' || phase === 'sending') && (
         <>
           <Divider />
-          <DryRunPanel answer={dryRun} confirmDuplicate={run.confirmDuplicate} onConfirmDuplicate={run.setConfirmDuplicate} />
+          <DryRunPanel answer={dryRun} />
           <Flex gap={12} justify="end" style={{ marginTop: 16 }}>
             <Button disabled={phase === 'sending'} onClick={run.reset}>
               {t('imports.upload.reset')}
             </Button>
-            <Button type="primary" disabled={!canImport} loading={phase === 'sending'} onClick={() => void run.start()}>
-              {t('imports.upload.import')}
-            </Button>
+            {dryRun.duplicate_of === null ? (
+              importButton
+            ) : (
+              // The same file (SHA-256) was imported before: ask before importing it twice.
+              <Popconfirm title={t('imports.dryRun.duplicateAsk')} okText={t('imports.upload.import')} cancelText={t('actions.cancel')} disabled={!canImport} onConfirm={() => void run.start()}>
+                {importButton}
+              </Popconfirm>
+            )}
           </Flex>
         </>
       )}

@@ -35,7 +35,6 @@ export function useCsvImport(city: string) {
   const [fileProblem, setFileProblem] = useState<FileProblem | null>(null);
   const [phase, setPhase] = useState<ImportPhase>('choose');
   const [dryRun, setDryRun] = useState<DryRunAnswer | null>(null);
-  const [confirmDuplicate, setConfirmDuplicate] = useState(false);
   const [sent, setSent] = useState<SentBytes | null>(null);
   const [state, setState] = useState<ImportState | null>(null);
   const [runningId, setRunningId] = useState<number | null>(null);
@@ -104,15 +103,16 @@ export function useCsvImport(city: string) {
   const check = useCallback(async () => {
     setPhase('checking');
     setDryRun(null);
-    setConfirmDuplicate(false);
     const answer = await sending((f, options) => checkCsv(city, kind, f, options));
     setDryRun(answer);
     setPhase(answer ? 'checked' : 'choose');
   }, [city, kind, sending]);
 
+  // A file imported before is sent with confirm_duplicate: the page asked before calling `start`.
   const start = useCallback(async () => {
     setPhase('sending');
-    const answer = await sending((f, options) => startImport(city, kind, f, confirmDuplicate, options));
+    const again = (dryRun?.duplicate_of ?? null) !== null;
+    const answer = await sending((f, options) => startImport(city, kind, f, again, options));
     if (!answer) {
       setPhase('checked');
       return;
@@ -120,7 +120,7 @@ export function useCsvImport(city: string) {
     setState(answer);
     setRunningId(answer.id);
     setPhase(answer.status === 'processing' ? 'running' : 'ended');
-  }, [city, kind, confirmDuplicate, sending]);
+  }, [city, kind, dryRun, sending]);
 
   const cancel = useCallback(async () => {
     if (upload.current) {
@@ -189,8 +189,6 @@ export function useCsvImport(city: string) {
     chooseFile,
     phase,
     dryRun,
-    confirmDuplicate,
-    setConfirmDuplicate,
     sent,
     state,
     cancelling,
