@@ -21,6 +21,10 @@ function sampleValue(name: string, f: FieldSchema, i: number, now: number, bound
         return new Date(now + (bound ? 3 : f['x-after'] ? 2 : 1) * DAY_MS + i * 1000).toISOString();
       }
       if (f['x-widget'] === 'color') return '#409EFF';
+      if (f.format === 'email') return `sample${i}@example.jp`;
+      const pattern = (f as { pattern?: string }).pattern;
+      // A field with a pattern (a phone number: digits and hyphens; a SHA-256) gets the first candidate it accepts.
+      if (pattern) return [`078-${1000 + i}-${i % 10000}`, String(1000 + i), i.toString(16).padStart(64, '0')].find((c) => new RegExp(pattern).test(c)) ?? `${name}${i}`;
       if (f['x-widget'] === 'image-url') return `/images/sample-${i % 10}.png`;
       const text = `${name} ${i} サンプル`;
       return f.maxLength ? text.slice(0, f.maxLength) : text;

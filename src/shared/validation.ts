@@ -225,14 +225,29 @@ export function validateRecord(
  */
 export function checkStoredComparisons(def: ResourceDef, record: Readonly<Record<string, unknown>>): FieldErrors | null {
   const errors: ReturnType<typeof toFieldErrors> = {};
-  for (const [field, prop] of Object.entries(def.schema.properties)) {
+  for (const { field, keyword, other } of storedComparisonsOf(def)) {
     const value = record[field];
-    for (const [keyword, ok] of Object.entries(NUMBER_COMPARISONS) as Array<[NumberComparison, (a: number, b: number) => boolean]>) {
-      const other = prop[keyword];
-      const bound = other ? record[other] : undefined;
-      if (!other || !def.schema.properties[other]?.readOnly || typeof value !== 'number' || typeof bound !== 'number' || ok(value, bound)) continue;
-      (errors[field] ??= []).push({ key: messageKey(def.schema, field, keyword), params: { field, other, limit: bound } });
-    }
+    const bound = record[other];
+    if (typeof value !== 'number' || typeof bound !== 'number' || NUMBER_COMPARISONS[keyword](value, bound)) continue;
+    (errors[field] ??= []).push({ key: messageKey(def.schema, field, keyword), params: { field, other, limit: bound } });
   }
   return Object.keys(errors).length > 0 ? errors : null;
+}
+
+const storedComparisons = new WeakMap<ResourceDef, Array<{ field: string; keyword: NumberComparison; other: string }>>();
+
+/** The comparisons of `def` with a read-only server field, in field order (read once per definition: a bulk write checks every row). */
+function storedComparisonsOf(def: ResourceDef): Array<{ field: string; keyword: NumberComparison; other: string }> {
+  let list = storedComparisons.get(def);
+  if (!list) {
+    list = [];
+    for (const [field, prop] of Object.entries(def.schema.properties)) {
+      for (const keyword of Object.keys(NUMBER_COMPARISONS) as NumberComparison[]) {
+        const other = prop[keyword];
+        if (other && def.schema.properties[other]?.readOnly) list.push({ field, keyword, other });
+      }
+    }
+    storedComparisons.set(def, list);
+  }
+  return list;
 }

@@ -32,7 +32,8 @@ export interface Header {
   columns: Array<ImportColumn | null>;
 }
 
-const OPTIONS = { relax_quotes: true, relax_column_count: true, skip_empty_lines: true } as const;
+// A record ends at CRLF or LF alike (csv-parse would otherwise keep to the first one it meets).
+const OPTIONS = { relax_quotes: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n'] };
 
 /**
  * Every record of a file in `encoding` (the header first), streamed. Errors: 400 `validation`

@@ -130,7 +130,8 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       const entry = await readImport(tx, imports, p.city, p.import);
       const imported = (entry.created_rows ?? 0) + (entry.updated_rows ?? 0);
       const status = (entry.error_rows ?? 0) === 0 ? 'success' : imported === 0 ? 'failed' : 'partial';
-      await patchImport(tx, imports, p.import, { status, done_rows: entry.total_rows });
+      // The rows read are the file's rows (the count before the job is made without parsing cells).
+      await patchImport(tx, imports, p.import, { status, total_rows: entry.done_rows ?? entry.total_rows, done_rows: entry.done_rows ?? entry.total_rows });
       // Fresh planner statistics after a large load, as housekeeping once the import has ended.
       if (imported >= ANALYZE_AFTER_ROWS) await jobs.enqueue(tx, ANALYZE_JOB, { resource: p.resource });
       const t = translatorFor(p.language ?? undefined);

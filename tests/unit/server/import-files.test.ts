@@ -9,7 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_IMPORT_MAX_BYTES, type ImportState } from '../../../src/shared/csv-import';
 import { bearer, createTestApp, login, type TestApp } from './helpers';
-import { csvText, encode, settled, shopRow, shops, SHOP_HEADER, upload } from './import-helpers';
+import { countRecords, csvRows } from '../../../src/server/import/csv-rows';
+import { decodedText } from '../../../src/server/import/import-file';
+import { csvText, encode, logOf, settled, shopRow, shops, SHOP_HEADER, upload } from './import-helpers';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -152,6 +154,50 @@ describe('a file that is not a CSV the import reads is refused, nothing stored',
     const r = await t.app.inject({ method: 'POST', url: '/kobe/api/import-csv/', headers: admin, payload: {} });
     expect(r.statusCode).toBe(400);
     expect((r.json() as { detail: string }).detail).toBe('CSVファイルを選択してください。');
+  });
+});
+
+describe('the rows of a file', () => {
+  it('are counted before the import as csv-parse reads them: quoted cells, doubled quotes, line breaks, stray quotes, empty lines', async () => {
+    const text = 'a,b\r\n"1,x","say ""hi""\nthere"\r\n\r\n2,5" screen\n"3",\n\n4,"unclosed at the end';
+    const cells: string[][] = [];
+    const { writeFile, rm } = await import('node:fs/promises');
+    const path = `${process.env.TMPDIR ?? '/tmp'}/count-${process.pid}.csv`;
+    await writeFile(path, text.slice(0, text.lastIndexOf('\n4')));
+    try {
+      for await (const row of csvRows(path, 'utf-8', undefined)) cells.push(row.cells);
+      expect(cells).toEqual([
+        ['a', 'b'],
+        ['1,x', 'say "hi"\nthere'],
+        ['2', '5" screen'],
+        ['3', ''],
+      ]);
+      expect(await countRecords(decodedText(path, 'utf-8'))).toBe(4);
+    } finally {
+      await rm(path, { force: true });
+    }
+    expect(
+      await countRecords(
+        (async function* () {
+          yield text.slice(0, 9);
+          yield text.slice(9);
+        })(),
+      ),
+    ).toBe(5);
+  });
+
+  it('a quote never closed: the check refuses the file, an import fails with the line in its log', async () => {
+    const bytes = encode(`${csvText([SHOP_HEADER, shopRow('閉じない店')])}"閉じない引用,1\r\n`, 'utf-8');
+    const dry = await upload(t.app, admin, 'quote.csv', bytes, '?dry_run=true');
+    expect(dry.statusCode).toBe(400);
+    expect((dry.json() as { detail: string }).detail).toMatch(/CSVの形式が正しくありません（\d+行目）/);
+    const started = await upload(t.app, admin, 'quote.csv', bytes);
+    expect(started.statusCode).toBe(202);
+    const { id } = started.json() as ImportState;
+    expect(await settled(t.app, admin, id)).toMatchObject({ status: 'failed', created: 0 });
+    expect(await shops(t.db, '閉じない店')).toEqual([]);
+    const log = await logOf(t.app, admin, id);
+    expect(log.map((l) => l.message)).toContainEqual(expect.stringMatching(/CSVの形式が正しくありません/));
   });
 });
 
