@@ -163,7 +163,6 @@ async function measure(root: string, label: string, env: Record<string, string>,
     t = performance.now();
     const done = await peakDuring(pid, async () => {
       const started = (await (await post(`${url}/kobe/api/import-csv/`, auth, file.bytes, 'bench.csv')).json()) as ImportState;
-        console.log('at 202: rss +', ((memoryOf(pid)!.rss - base!) / 1048576).toFixed(1), 'peak +', ((memoryOf(pid)!.peak - base!) / 1048576).toFixed(1));
       for (;;) {
         const state = (await (await fetch(`${url}/kobe/api/import-csv/${started.id}/`, { headers: auth })).json()) as ImportState;
         if (state.status !== 'processing') return state;
