@@ -9,7 +9,8 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
 import { useList } from '@refinedev/core';
-import { Flex, Input, Table } from 'antd';
+import { Flex, Table } from 'antd';
+import { ListSearch } from '../../components/list-search';
 import type { AppAbility } from '@/shared/ability';
 import type { ImportHistoryRow } from '@/shared/csv-import';
 import { searchFilter } from '@/shared/list-query';
@@ -84,16 +85,12 @@ export function ImportHistoryPage() {
       title={t('imports.history.title')}
       extra={
         <Flex gap={12} wrap align="center">
-          <Input.Search
-            placeholder={t('imports.history.search')}
-            aria-label={t('imports.history.search')}
-            allowClear
-            enterButton={t('actions.search')}
-            onSearch={(value) => {
-              setSearch(value.trim());
+          <ListSearch
+            label={t('imports.history.search')}
+            onSearch={(text) => {
+              setSearch(text);
               setPage(1);
             }}
-            style={{ width: 320, maxWidth: '100%' }}
           />
           <Link to={cityPath(city, 'import/upload')}>{t('imports.history.new')}</Link>
         </Flex>

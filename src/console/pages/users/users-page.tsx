@@ -8,7 +8,8 @@ import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
-import { Button, Flex, Input, Select, Table } from 'antd';
+import { Button, Flex, Select, Table } from 'antd';
+import { ListSearch } from '../../components/list-search';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { PageCard } from '../../resources/page-card';
@@ -64,16 +65,12 @@ export function UsersPage() {
               setPage(1);
             }}
           />
-          <Input.Search
-            placeholder={t('actions.search')}
-            aria-label={t('actions.search')}
-            allowClear
-            enterButton={t('actions.search')}
-            onSearch={(value) => {
-              setSearch(value.trim());
+          <ListSearch
+            label={t('actions.search')}
+            onSearch={(text) => {
+              setSearch(text);
               setPage(1);
             }}
-            style={{ width: 320, maxWidth: '100%' }}
           />
           {ability.can('create', 'user') && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setTarget('create')}>
