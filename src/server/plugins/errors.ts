@@ -48,7 +48,9 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply): Fast
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const { status, body, headers } = errorAnswer(err, request);
-    if (status >= 500) request.log.error({ err }, 'request failed');
+    // A client that went away while sending (an upload cancelled in the browser) is not a server fault.
+    if (request.raw.aborted || (err as { code?: string }).code === 'ECONNRESET') request.log.info({ code: (err as { code?: string }).code }, 'request aborted by the client');
+    else if (status >= 500) request.log.error({ err }, 'request failed');
     if (headers) reply.headers(headers);
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
