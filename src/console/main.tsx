@@ -3,8 +3,11 @@ import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { pruneModulePreloadLinks } from './preload-links';
 import './base.css';
 import './focus-visible.css';
+
+pruneModulePreloadLinks();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -94,7 +94,8 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
     window.scrollTo(0, scrolls.current.get(tabs.activeKey) ?? 0);
   }, [tabs.activeKey]);
 
-  const toggle = () => (mobile ? setMobileOpen((o) => !o) : setUiPreferences({ sidebarOpen: !sidebarOpen }));
+  const toggle = useCallback(() => (mobile ? setMobileOpen((o) => !o) : setUiPreferences({ sidebarOpen: !sidebarOpen })), [mobile, sidebarOpen]);
+  const onNotice = useCallback(() => setNoticeVersion((v) => v + 1), []);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -114,10 +115,10 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
             {collapsed ? '' : t('app.title')}
           </Typography.Text>
         </div>
-        <SideMenu city={city} entries={entries} />
+        <SideMenu city={city} entries={entries} routes={routes} />
       </Layout.Sider>
       <Layout>
-        <TopBar city={city} collapsed={collapsed} onToggle={toggle} links={links} routes={routes} onNotice={() => setNoticeVersion((v) => v + 1)} />
+        <TopBar city={city} collapsed={collapsed} onToggle={toggle} links={links} routes={routes} onNotice={onNotice} />
         <Layout.Content style={{ padding: '8px 16px 16px', minWidth: 0 }}>
           {maintenance && <MaintenancePage />}
           <div hidden={maintenance}>

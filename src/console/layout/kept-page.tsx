@@ -11,7 +11,7 @@
  */
 import { useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { parsePath, UNSAFE_NavigationContext as NavigationContext, type Path, type To } from 'react-router';
+import { parsePath, UNSAFE_LocationContext as LocationContext, UNSAFE_NavigationContext as NavigationContext, UNSAFE_RouteContext as RouteContext, type Path, type To } from 'react-router';
 
 export interface KeptPageProps {
   active: boolean;
@@ -46,6 +46,15 @@ export function KeptPage({ active, tabKey, onNavigate, children }: KeptPageProps
   const report = useRef(onNavigate);
   report.current = onNavigate;
 
+  // The window's location and the enclosing route's match (`/:city/*`) as they were while this tab
+  // was active. Both change with every navigation; handed on, they re-rendered each open tab's whole
+  // page per click (the tab's own <Routes location> reads them, and so does every useParams,
+  // useLocation and useNavigate below it).
+  const outerLocation = useContext(LocationContext);
+  const outerRoute = useContext(RouteContext);
+  const [kept, setKept] = useState({ location: outerLocation, route: outerRoute });
+  if (active && (kept.location !== outerLocation || kept.route !== outerRoute)) setKept({ location: outerLocation, route: outerRoute });
+
   const outer = useContext(NavigationContext);
   const navigation = useMemo(() => {
     const n = outer.navigator;
@@ -73,7 +82,14 @@ export function KeptPage({ active, tabKey, onNavigate, children }: KeptPageProps
   return (
     <>
       {active && <div ref={slot} />}
-      {createPortal(<NavigationContext.Provider value={navigation}>{children}</NavigationContext.Provider>, node)}
+      {createPortal(
+        <NavigationContext.Provider value={navigation}>
+          <LocationContext.Provider value={kept.location}>
+            <RouteContext.Provider value={kept.route}>{children}</RouteContext.Provider>
+          </LocationContext.Provider>
+        </NavigationContext.Provider>,
+        node,
+      )}
     </>
   );
 }

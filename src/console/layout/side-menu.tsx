@@ -8,11 +8,16 @@
  * Operator over GET /default/api/users/chat-unread/stream (use-chat-unread.ts). The chat service
  * writes it with PUT /default/api/users/chat-unread/ {username, count}.
  */
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Badge, Menu, type MenuProps } from 'antd';
 import type { MenuEntry } from '@/shared/manifest';
+import { registry } from '@/shared/registry';
+import { prefetchList } from '../providers/data-provider';
+import type { ResourceRoute } from '../resources/resource-routes';
+import { firstListRequest } from '../resources/use-resource-list';
 import { useCityName } from '../hooks/use-city-name';
 import { useSession } from '../hooks/use-session';
 import { badgeText, entryPath } from './menu-paths';
@@ -54,7 +59,25 @@ function selectedEntry(city: string, entries: readonly MenuEntry[], pathname: st
   return best.key;
 }
 
-export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[] }) {
+/** Memoized: a re-render of the layout (its tabs, a notice) leaves the menu's items alone. */
+/**
+ * A click on the entry of a list not yet shown in the session asks for the list's first page at
+ * once (../providers/data-provider `prefetchList`), while the page's code renders: its rows come
+ * with its first frame. A list with data in the query cache (an open tab) is not asked for: Refine
+ * keys list queries `['data', provider, identifier, 'list', …]`.
+ */
+function prefetcherOf(city: string, routes: readonly ResourceRoute[], queryClient: QueryClient): (key: string) => (() => void) | undefined {
+  const lists = new Map(routes.filter((r) => registry.get(r.resource)?.singleton === false).map((r) => [r.identifier, r]));
+  return (key) => {
+    const route = lists.get(key);
+    if (!route) return undefined;
+    return () => {
+      if (queryClient.getQueryCache().findAll({ queryKey: ['data', 'default', route.identifier, 'list'] }).length === 0) prefetchList(firstListRequest(route, city));
+    };
+  };
+}
+
+export const SideMenu = memo(function SideMenu({ city, entries, routes }: { city: string; entries: MenuEntry[]; routes: readonly ResourceRoute[] }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const { profile } = useSession();
@@ -65,7 +88,9 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
   const confirmLoss = useUnsavedConfirm();
   const navigate = useNavigate();
   // The items depend on the menu, not on the path: a navigation only moves the selection.
+  const queryClient = useQueryClient();
   const items = useMemo(() => {
+    const prefetcher = prefetcherOf(city, routes, queryClient);
     const toItem = (e: MenuEntry): Item => {
       const path = entryPath(city, e);
       if (e.children?.length) {
@@ -78,7 +103,9 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
             {title} <Badge count={chatBadge} size="small" style={{ marginInlineStart: 6 }} data-testid="chat-badge" />
           </Link>
         ) : (
-          <Link to={path}>{title}</Link>
+          <Link to={path} onClick={prefetcher(e.key)}>
+            {title}
+          </Link>
         );
       return { key: e.key, icon: <MenuIconOf name={e.icon} />, label };
     };
@@ -105,8 +132,8 @@ export function SideMenu({ city, entries }: { city: string; entries: MenuEntry[]
       style: twoLines ? { height: 'auto', lineHeight: 1.3, paddingBlock: 6 } : undefined,
     };
     return [cityItem, { type: 'divider' } as Item, ...entries.map(toItem)];
-  }, [city, entries, t, cityName, severalCities, chatBadge, confirmLoss, navigate]);
+  }, [city, entries, routes, queryClient, t, cityName, severalCities, chatBadge, confirmLoss, navigate]);
   const selected = useMemo(() => selectedEntry(city, entries, pathname), [city, entries, pathname]);
 
   return <Menu mode="inline" theme="dark" items={items} selectedKeys={selected ? [selected] : []} data-testid="side-menu" />;
-}
+});

@@ -4,6 +4,7 @@
  * linking to the profile (/{city}/profile), contact-us (an external help form, hidden for
  * Advertiser) and logout (Refine's useLogout; unsaved form input asks first).
  */
+import { memo } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '@refinedev/core';
@@ -37,7 +38,8 @@ export interface TopBarProps {
   onNotice?: (n: LiveNotice) => void;
 }
 
-export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: TopBarProps) {
+/** Memoized: a re-render of the layout (its tabs) leaves the top bar alone. */
+export const TopBar = memo(function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: TopBarProps) {
   const { t } = useTranslation();
   const { mutate: logout } = useLogout();
   // Signing out loses every open tab: unsaved input asks first.
@@ -87,4 +89,4 @@ export function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: T
       </Flex>
     </Layout.Header>
   );
-}
+});

@@ -10,8 +10,12 @@
  * - Failures are `ApiRequestError`s: Refine `HttpError`s whose `errors` are the server's `fields`.
  * - Bodies follow `x-coerce`/`x-drop-null` and carry the call's fixed `where` values; a delete
  *   answered 209 says so (`kept`, `detail`): the row stays (001 7.2).
+ * - A list page's first request can be asked for before the page renders (`prefetchList`, on a
+ *   sidebar click): the page then renders with its rows at once (`prefetchedList`) or its first
+ *   getList takes the answer on its way, instead of asking only after the page was drawn
+ *   (docs/performance.md).
  */
-import type { BaseKey, BaseRecord, DataProvider, MetaQuery } from '@refinedev/core';
+import type { BaseKey, BaseRecord, DataProvider, GetListParams, GetListResponse, MetaQuery } from '@refinedev/core';
 import { encodeListQuery, totalOf, type ListAnswer } from '@/shared/list-query';
 import { fillPath, getResource, type ApiOperation, type ResourceDef } from '@/shared/registry';
 import { coerceOut } from '@/shared/coerce';
@@ -65,16 +69,80 @@ export interface DeleteAnswer {
   detail?: string;
 }
 
+/** The parts of a list request that decide its answer. */
+export type ListRequest = Pick<GetListParams, 'resource' | 'pagination' | 'sorters' | 'filters' | 'meta'>;
+
+/** How long an answer asked for ahead (`prefetchList`) waits for its page, ms. */
+export const PREFETCH_TTL_MS = 3000;
+
+interface Prefetched {
+  /** When it was asked for (ms since the epoch). */
+  at: number;
+  answer: Promise<GetListResponse>;
+  /** The answer once it arrived. */
+  settled: GetListResponse | null;
+}
+
+/** Answers asked for ahead, by request (path and query). */
+const prefetched = new Map<string, Prefetched>();
+
+/** The request's call, query and key (the path with the query: two requests with one key answer alike). */
+function listCall({ resource, pagination, sorters, filters, meta }: ListRequest) {
+  const def = getResource(resource);
+  const call = path(def, 'list', cityOf(meta));
+  const query = encodeListQuery(def, { pagination, sorters, filters });
+  return { def, path: call.path, query, key: `${call.path}?${new URLSearchParams(query as Record<string, string>).toString()}` };
+}
+
+async function fetchList({ def, path: at, query }: ReturnType<typeof listCall>): Promise<GetListResponse> {
+  const answer = await request<ListAnswer>(at, { query });
+  const content = answer.content ?? [];
+  return { data: content.map((r) => toRecord(def, r)) as never[], total: totalOf({ ...answer, content }, Number(query.limit), Number(query.offset)) };
+}
+
+/** The fresh prefetch of `key`, forgetting those older than PREFETCH_TTL_MS. */
+function freshPrefetch(key: string): Prefetched | undefined {
+  const now = Date.now();
+  for (const [k, p] of prefetched) if (now - p.at > PREFETCH_TTL_MS) prefetched.delete(k);
+  return prefetched.get(key);
+}
+
+/**
+ * Asks for a list's answer ahead of the page that will ask for it (the same `ListRequest` as that
+ * page's first getList). The answer is kept PREFETCH_TTL_MS for one getList of the same request
+ * and for `prefetchedList`; a failed one is forgotten (the page asks again and shows its error).
+ * Throws like getList when the resource is unknown or no city is chosen.
+ */
+export function prefetchList(req: ListRequest): void {
+  const call = listCall(req);
+  if (freshPrefetch(call.key)) return;
+  const entry: Prefetched = { at: Date.now(), answer: fetchList(call), settled: null };
+  entry.answer.then(
+    (answer) => {
+      entry.settled = answer;
+    },
+    () => prefetched.delete(call.key),
+  );
+  prefetched.set(call.key, entry);
+}
+
+/** The answer of a fresh prefetch of `req` once it has arrived, and when it was asked for (ms since the epoch); else undefined. */
+export function prefetchedList(req: ListRequest): { answer: GetListResponse; at: number } | undefined {
+  const entry = freshPrefetch(listCall(req).key);
+  return entry?.settled ? { answer: entry.settled, at: entry.at } : undefined;
+}
+
 export const dataProvider: DataProvider = {
   getApiUrl: () => '',
 
-  async getList({ resource, pagination, sorters, filters, meta }) {
-    const def = getResource(resource);
-    const call = path(def, 'list', cityOf(meta));
-    const query = encodeListQuery(def, { pagination, sorters, filters });
-    const answer = await request<ListAnswer>(call.path, { query });
-    const content = answer.content ?? [];
-    return { data: content.map((r) => toRecord(def, r)) as never[], total: totalOf({ ...answer, content }, Number(query.limit), Number(query.offset)) };
+  async getList(params) {
+    const call = listCall(params);
+    const early = freshPrefetch(call.key);
+    if (early) {
+      prefetched.delete(call.key);
+      return early.answer as never;
+    }
+    return fetchList(call) as never;
   },
 
   async getOne({ resource, id, meta }) {

@@ -6,12 +6,13 @@
  * loaded with the first image; a plain thumbnail until then); PDFs as a link opening in a new tab;
  * on detail pages an `x-ref` id also shows the referenced row's label.
  */
-import { lazy, Suspense } from 'react';
+import { lazy, memo, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Space, Tooltip } from 'antd';
+import { Space } from 'antd';
 import { FilePdfOutlined } from '@ant-design/icons';
 import type { FieldSchema } from '@/shared/registry';
 import { currentLanguage } from '../i18n';
+import { DeferredTooltip } from '../components/deferred-tooltip';
 import { useNow } from '../hooks/use-now';
 import { displayKind, formatRelative, formatValue, type DisplayPlace } from './format-value';
 import { RefLabel } from './ref-label';
@@ -53,11 +54,11 @@ function RelativeTime({ value, text }: { value: string; text: string }) {
   const ago = formatRelative(value, t, useNow());
   if (!ago || ago === text) return <span>{text}</span>;
   return (
-    <Tooltip title={text}>
+    <DeferredTooltip title={text}>
       <time dateTime={value} data-testid="relative-time">
         {ago}
       </time>
-    </Tooltip>
+    </DeferredTooltip>
   );
 }
 
@@ -75,7 +76,8 @@ export interface FieldValueProps {
   relative?: boolean;
 }
 
-export function FieldValue({ prop, value, size = 40, resolveRefs = false, city, place = 'list', relative = false }: FieldValueProps) {
+/** Memoized: a table re-rendering its cells with the same values leaves them alone. */
+export const FieldValue = memo(function FieldValue({ prop, value, size = 40, resolveRefs = false, city, place = 'list', relative = false }: FieldValueProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const items = Array.isArray(value) ? value : [value];
@@ -100,4 +102,4 @@ export function FieldValue({ prop, value, size = 40, resolveRefs = false, city, 
     );
   }
   return <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{text}</span>;
-}
+});

@@ -7,7 +7,7 @@
  * - action: the action's call on the record, then 保存しました。 and the record and list reload.
  * Both answer whether they succeeded; failures were shown by the error notification.
  */
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCustomMutation, useDelete, useInvalidate, type BaseKey } from '@refinedev/core';
 import { App as AntdApp } from 'antd';
@@ -37,8 +37,16 @@ export function useRecordCommands(route: ResourceRoute, city: string): RecordCom
 
   const removing = deleting.isPending && !optimistic;
   const running = calling.isPending;
+  // Refine's mutate functions and i18next's `t` are new objects on many renders: the commands read
+  // the latest through a ref, so they (and a list's columns made with them) change only with what
+  // they are about, not on every render of the page.
+  const latest = useRef({ deleteOne, custom, invalidate, message, t });
+  useLayoutEffect(() => {
+    latest.current = { deleteOne, custom, invalidate, message, t };
+  });
   return useMemo<RecordCommands>(() => {
     const remove = async (id: BaseKey) => {
+      const { deleteOne, message, t } = latest.current;
       try {
         const { data } = await deleteOne({
           resource: route.identifier,
@@ -65,6 +73,7 @@ export function useRecordCommands(route: ResourceRoute, city: string): RecordCom
     };
 
     const run = async (action: ActionDef, id: BaseKey) => {
+      const { custom, invalidate, message, t } = latest.current;
       try {
         await custom({
           url: fillPath(action.path, { city, id }),
@@ -86,5 +95,5 @@ export function useRecordCommands(route: ResourceRoute, city: string): RecordCom
     };
 
     return { remove, run, removing, running };
-  }, [deleteOne, custom, invalidate, message, t, route.identifier, city, optimistic, removing, running]);
+  }, [route.identifier, city, optimistic, removing, running]);
 }

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
 import type { BaseKey, BaseRecord } from '@refinedev/core';
 import { Button, Flex, Input, Table } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ColumnsType, TableRowSelection } from 'antd/es/table/interface';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { exportable, listExportPath } from '@/shared/list-export';
@@ -28,7 +28,7 @@ import { ExportButton } from './export-button';
 import { FieldValue } from './field-value';
 import { formatCompactNumber, formatNumber, isRelativeField } from './format-value';
 import { actionLabel, listActions } from './record-action-defs';
-import { RecordActions } from './record-actions';
+import { RecordActions, useRecordActionSet } from './record-actions';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 import { PageCard } from './page-card';
@@ -41,7 +41,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   const { city = '' } = useParams();
   const ability = useAbility<AppAbility>();
   const mobile = useIsMobile();
-  const commands = useRecordCommands(route, city);
+  const actionSet = useRecordActionSet(route, city, useRecordCommands(route, city));
   const list = useResourceList(route, city);
   const { def, shown, sorters, filters, selected, setSelected } = list;
 
@@ -63,12 +63,26 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       key: '__actions',
       title: t('actions.actions'),
       fixed: mobile ? undefined : 'right',
-      render: (_: unknown, record: BaseRecord) => <RecordActions route={route} city={city} id={record.id!} record={record} commands={commands} />,
+      render: (_: unknown, record: BaseRecord) => <RecordActions set={actionSet} id={record.id!} record={record} />,
     });
     return cols;
-  }, [def, shown, sorters, t, route, city, mobile, commands]);
+  }, [def, shown, sorters, t, mobile, actionSet]);
   const exports = listActions(def, (a, s) => ability.can(a, s));
   const canDelete = ability.can('delete', route.resource) && !!def.api.delete;
+
+  // Made once per change: a new selection config makes antd build its columns, and so every cell, anew.
+  const rowSelection = useMemo<TableRowSelection<BaseRecord> | undefined>(
+    () =>
+      canDelete
+        ? {
+            selectedRowKeys: selected,
+            onChange: (keys) => setSelected(keys as BaseKey[]),
+            preserveSelectedRowKeys: true,
+            getCheckboxProps: (record) => ({ 'aria-label': `${t('lists.a11y.selectRow')} ${String(record.id)}` }) as never,
+          }
+        : undefined,
+    [canDelete, selected, setSelected, t],
+  );
 
   const pagination = {
     ...list.pagination,
@@ -126,16 +140,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         columns={columns}
         rowKey="id"
         scroll={{ x: 'max-content' }}
-        rowSelection={
-          canDelete
-            ? {
-                selectedRowKeys: selected,
-                onChange: (keys) => setSelected(keys as BaseKey[]),
-                preserveSelectedRowKeys: true,
-                getCheckboxProps: (record) => ({ 'aria-label': `${t('lists.a11y.selectRow')} ${String(record.id)}` }) as never,
-              }
-            : undefined
-        }
+        rowSelection={rowSelection}
       />
     </PageCard>
   );

@@ -13,7 +13,7 @@ import { errorNotification } from '../providers/error-notification';
 import { Loading } from '../components/loading';
 import { cityPath } from './city-path';
 import { ShowBody } from './show-body';
-import { RecordActions } from './record-actions';
+import { RecordActions, useRecordActionSet } from './record-actions';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 
@@ -24,7 +24,7 @@ export function ResourceShow({ route }: { route: ResourceRoute }) {
   const { city = '', id = '' } = useParams();
   const { query, result } = useOne<BaseRecord>({ resource: route.identifier, id, meta: { city }, errorNotification });
   const backToList = () => navigate(cityPath(city, route.list));
-  const commands = useRecordCommands(route, city);
+  const actionSet = useRecordActionSet(route, city, useRecordCommands(route, city), { show: false });
 
   if (query.isLoading) return <Loading />;
   if (!result) return <Result status="404" subTitle={t('pages.notFound')} extra={<Button onClick={backToList}>{t('actions.list')}</Button>} />;
@@ -39,7 +39,7 @@ export function ResourceShow({ route }: { route: ResourceRoute }) {
           <Button size="small" onClick={backToList}>
             {t('actions.list')}
           </Button>
-          <RecordActions route={route} city={city} id={result.id ?? id} show={false} onDeleted={backToList} record={result} commands={commands} />
+          <RecordActions set={actionSet} id={result.id ?? id} onDeleted={backToList} record={result} />
         </Flex>
       </Flex>
       <ShowBody def={def} record={result} city={city} />

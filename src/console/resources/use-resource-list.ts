@@ -5,16 +5,23 @@
  * selected rows, and the handlers of the search box, the date-range filter, saved views and the
  * antd Table's own changes.
  *
+ * The address bar carries the list's state once the user changed it (or when the list was opened
+ * with a query): a list opened at its bare path shows its defaults and leaves the path as it is.
+ * Refine's `syncWithLocation` otherwise replaces the location right after the first render, and
+ * that navigation rendered the layout and the whole page a second time before the rows arrived
+ * (docs/performance.md).
+ *
  * Refine core's `useTable`, not `@refinedev/antd`'s: the latter also makes an antd form instance and
  * a search-form controller the console never renders (antd then warns "Instance created by
  * `useForm` is not connected to any Form element" on every list) and costs main-thread time.
  */
 import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { useTable, type BaseKey, type BaseRecord, type CrudFilter, type CrudSort } from '@refinedev/core';
+import { useTable, type BaseKey, type BaseRecord, type CrudFilter, type CrudSort, type GetListResponse } from '@refinedev/core';
 import type { TablePaginationConfig, TableProps } from 'antd';
 import { isRangeFilter, isSearchFilter, searchFilter } from '@/shared/list-query';
 import { getResource } from '@/shared/registry';
+import { prefetchedList, PREFETCH_TTL_MS, type ListRequest } from '../providers/data-provider';
 import { errorNotification } from '../providers/error-notification';
 import { defaultColumns, validColumns } from './column-chooser';
 import type { ResourceRoute } from './resource-routes';
@@ -42,6 +49,22 @@ export function sortOrderOf(field: string, sorters: readonly CrudSort[]): 'ascen
 }
 
 /**
+ * The request a list opened at its bare path makes first: page 1 of the schema's page size (001 9:
+ * 20), the schema's default sort, no filters. The sidebar asks for it as it is clicked
+ * (../providers/data-provider `prefetchList`).
+ */
+export function firstListRequest(route: Pick<ResourceRoute, 'resource'>, city: string): ListRequest {
+  const def = getResource(route.resource);
+  return {
+    resource: def.name,
+    pagination: { currentPage: 1, pageSize: def.list.pageSize, mode: 'server' },
+    sorters: [{ field: def.list.defaultSort.field, order: def.list.defaultSort.order }],
+    filters: [],
+    meta: { city },
+  };
+}
+
+/**
  * The list controller of `route` in `city`. Returns the rows and their total, the loading flag, the
  * sorters, filters, page size, the columns shown and the selection with their setters, and
  * `onSearch` (text, '' clears), `onRange` (the date-range filters), `applyView` (a saved view),
@@ -55,26 +78,35 @@ export function useResourceList(route: ResourceRoute, city: string) {
   const restore = useRef(location.search === '').current;
   const [shown, setShown] = useState<string[]>(() => defaultColumns(def));
   const [selected, setSelected] = useState<BaseKey[]>([]);
+  // The list state belongs in the address bar once changed here, or while the location has a query.
+  const [changed, setChanged] = useState(false);
   const defaultSorters: CrudSort[] = [{ field: def.list.defaultSort.field, order: def.list.defaultSort.order }];
+  // The first page's rows when they were asked for ahead (a sidebar click) and are here: the page
+  // renders with them at once and does not ask again while they are fresh.
+  const [early] = useState(() => (location.search === '' ? prefetchedList(firstListRequest(route, city)) : undefined));
   const { tableQuery, sorters, setSorters, filters, setFilters, currentPage, setCurrentPage, pageSize, setPageSize } = useTable<BaseRecord>({
     resource: route.identifier,
     pagination: { pageSize: def.list.pageSize },
     sorters: { initial: defaultSorters },
     meta: { city },
-    syncWithLocation: true,
+    syncWithLocation: changed || location.search !== '',
     errorNotification,
+    queryOptions: early ? { initialData: early.answer as GetListResponse<BaseRecord>, initialDataUpdatedAt: early.at, staleTime: PREFETCH_TTL_MS } : undefined,
   });
 
   const onSearch = (value: string) => {
+    setChanged(true);
     const rest = filters.filter((f) => !isSearchFilter(f));
     setFilters(value.trim() ? [...rest, searchFilter(value.trim()) as CrudFilter] : rest, 'replace');
     setCurrentPage(1);
   };
   const onRange = (range: CrudFilter[]) => {
+    setChanged(true);
     setFilters([...filters.filter((f) => !isRangeFilter(def, f)), ...range], 'replace');
     setCurrentPage(1);
   };
   const applyView = (state: ListViewState) => {
+    setChanged(true);
     setShown(validColumns(def, state.columns));
     setFilters(state.filters ?? [], 'replace');
     setSorters(state.sorters?.length ? state.sorters : defaultSorters);
@@ -83,6 +115,7 @@ export function useResourceList(route: ResourceRoute, city: string) {
     setSelected([]);
   };
   const onTableChange: NonNullable<TableProps<BaseRecord>['onChange']> = (page, _filters, sorter) => {
+    setChanged(true);
     if (sorter && Object.keys(sorter).length > 0) setSorters(sortersOfTable(sorter));
     setCurrentPage(page.current || 1);
     setPageSize(page.pageSize || def.list.pageSize);

@@ -10,12 +10,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { AbilityProvider } from '@casl/react';
 import { MemoryRouter } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { i18n, loadConsoleCatalogues } from '@/console/i18n';
 import { setProfile } from '@/console/providers/session';
 import { SideMenu, TWO_LINE_CITIES } from '@/console/layout/side-menu';
+import { resourceRoutes } from '@/console/resources/resource-routes';
 import { defineAbilityFor } from '@/shared/ability';
-import { menuFor, resolveManifest, menuSetFor, type MenuEntry } from '@/shared/manifest';
+import { menuFor, resolveManifest, menuSetFor, routeEntriesFor, type MenuEntry } from '@/shared/manifest';
 import { ROLES, type Profile, type Role } from '@/shared/roles';
 import fixture from '../shared/fixtures/menus-by-city-role.json' with { type: 'json' };
 
@@ -51,9 +53,11 @@ function render(role: Role, city: string): string {
   return renderToStaticMarkup(
     <AbilityProvider value={defineAbilityFor(profileOf(role, city), city)}>
       <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={[`/${city}/dashboard`]}>
-          <SideMenu city={city} entries={menuFor(role, city)} />
-        </MemoryRouter>
+        <QueryClientProvider client={new QueryClient()}>
+          <MemoryRouter initialEntries={[`/${city}/dashboard`]}>
+            <SideMenu city={city} entries={menuFor(role, city)} routes={resourceRoutes(routeEntriesFor(role, city))} />
+          </MemoryRouter>
+        </QueryClientProvider>
       </I18nextProvider>
     </AbilityProvider>,
   );
