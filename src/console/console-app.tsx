@@ -11,6 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { Authenticated, Refine } from '@refinedev/core';
 import { App as AntdApp } from 'antd';
 import { ERROR_TOAST_MS } from '@/shared/constants';
+import { allEntries } from '@/shared/manifest';
+import { loadManifests } from './providers/manifests';
 import { useNotificationProvider } from './providers/notification-provider';
 import { loadConsoleCatalogues } from './i18n';
 import { accessControlProvider } from './providers/access-control-provider';
@@ -30,9 +32,39 @@ const CityPage = lazy(() => import('./pages/city-page').then((m) => ({ default: 
 // The console inside a city also needs its catalogue's console namespaces (i18n.ts): loaded with it.
 const loadCityEntry = () => Promise.all([import('./layout/city-entry'), loadConsoleCatalogues()]);
 const CityEntry = lazy(() => loadCityEntry().then(([m]) => ({ default: m.CityEntry })));
+/**
+ * The generated page (list, form or show) the path `/:city/…` shows by the manifests' routes (any
+ * role's: the session's role is not known yet), or null (a hand-written page, the dashboard…).
+ */
+export function generatedPageAt(pathname: string): 'list' | 'form' | 'show' | null {
+  const rest = pathname.split('/').slice(2).join('/').replace(/\/+$/, '');
+  for (const { entry } of allEntries()) {
+    if (!entry.resource) continue;
+    const route = entry.route ?? entry.resource;
+    if (rest === route) return 'list';
+    if (rest === `${route}/create` || rest.startsWith(`${route}/edit/`) || rest.startsWith(`${route}/clone/`)) return 'form';
+    if (rest.startsWith(`${route}/show/`)) return 'show';
+  }
+  return null;
+}
+
+const GENERATED_PAGES = {
+  list: () => import('./resources/resource-list'),
+  form: () => import('./resources/resource-form'),
+  show: () => import('./resources/resource-show'),
+};
+
 // Opened on a city's page, the console starts loading that code now, beside the session check,
-// instead of one chunk after the other (a round trip each on a slow network).
-if (typeof location !== 'undefined' && /^\/(?!city(?:\/|$))[^/]+\/./.test(location.pathname)) void loadCityEntry();
+// instead of one chunk after the other (a round trip each on a slow network); on a generated page,
+// that page's code too, as soon as the manifests say which it is (docs/performance.md).
+if (typeof location !== 'undefined' && /^\/(?!city(?:\/|$))[^/]+\/./.test(location.pathname)) {
+  void loadCityEntry();
+  const at = location.pathname;
+  void loadManifests().then((loaded) => {
+    const page = loaded ? generatedPageAt(at) : null;
+    if (page) void GENERATED_PAGES[page]();
+  });
+}
 
 /**
  * React Query defaults: an answer with an HTTP error is final (the catalogue's message shows at once,

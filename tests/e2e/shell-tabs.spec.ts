@@ -198,3 +198,22 @@ test('a list kept in its tab is not fetched again while other pages are opened',
   await expect(tabs(page).filter({ hasText: 'ニュース' })).toHaveCount(1);
   expect(newsCalls).toEqual([]);
 });
+
+test('a list opened from the sidebar is asked for once and shows its rows without a spinner', async ({ page }) => {
+  await signInQuickly(page, 'operator', 'kobe');
+  const newsCalls: string[] = [];
+  page.on('request', (r) => {
+    if (/\/kobe\/api\/city\/admin-news\/\?/.test(r.url())) newsCalls.push(new URL(r.url()).search);
+  });
+  await menuLink(page, 'ニュース').click();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  await expect(page.locator('.ant-table .ant-spin-spinning')).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
+  expect(newsCalls).toEqual(['?limit=20&offset=0&order_by=-create_at']);
+  // The address stays the bare list's until the list is changed; a change is asked for and written.
+  await expect(page).toHaveURL(/\/kobe\/news$/);
+  await page.locator('.ant-table').getByRole('columnheader', { name: 'タイトル' }).click();
+  await expect.poll(() => listQuery(page.url())).toEqual({ search: null, sort: 'title asc', page: '1', pageSize: '20' });
+  await expect.poll(() => newsCalls).toEqual(['?limit=20&offset=0&order_by=-create_at', '?limit=20&offset=0&order_by=title']);
+  await expect(page.locator('.ant-table .ant-spin-spinning')).toHaveCount(0);
+});

@@ -10,7 +10,7 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, type Location, type Path } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { FloatButton, Layout, Typography } from 'antd';
+import { Layout, Typography } from 'antd';
 import type { MenuEntry } from '@/shared/manifest';
 import type { ResourceRoute } from '../resources/resource-routes';
 import { useIsMobile } from '../hooks/use-is-mobile';
@@ -28,6 +28,8 @@ import { usePageTabs, type PageTab, type PageTabs } from './use-page-tabs';
 
 // The carousel shows on the dashboard only: other pages do not load it (nor antd's Carousel).
 const NoticeCarousel = lazy(() => import('./notice-carousel').then((m) => ({ default: m.NoticeCarousel })));
+// The back-to-top button (antd's FloatButton) loads with the first scroll past BACK_TO_TOP_PX.
+const BackTop = lazy(() => import('antd/es/float-button').then((m) => ({ default: m.default.BackTop })));
 
 /** Scroll distance (px) after which the back-to-top button shows (000 2.3). */
 export const BACK_TO_TOP_PX = 400;
@@ -84,8 +86,12 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
   // Each tab's scroll position, restored when it is shown again.
   const scrolls = useRef(new Map<string, number>());
   const activeRef = useRef(tabs.activeKey);
+  const [scrolledFar, setScrolledFar] = useState(false);
   useEffect(() => {
-    const onScroll = () => scrolls.current.set(activeRef.current, window.scrollY);
+    const onScroll = () => {
+      scrolls.current.set(activeRef.current, window.scrollY);
+      if (window.scrollY > BACK_TO_TOP_PX) setScrolledFar(true);
+    };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
@@ -135,7 +141,11 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
           </div>
         </Layout.Content>
       </Layout>
-      <FloatButton.BackTop visibilityHeight={BACK_TO_TOP_PX} aria-label={t('shell.backToTop')} data-testid="back-to-top" />
+      {scrolledFar && (
+        <Suspense fallback={null}>
+          <BackTop visibilityHeight={BACK_TO_TOP_PX} aria-label={t('shell.backToTop')} data-testid="back-to-top" />
+        </Suspense>
+      )}
       <HelpNotice />
       <CommandPalette links={links} tabs={tabs.tabs} tabTitle={tabTitle} />
     </Layout>

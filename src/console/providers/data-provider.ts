@@ -20,7 +20,7 @@ import { encodeListQuery, totalOf, type ListAnswer } from '@/shared/list-query';
 import { fillPath, getResource, type ApiOperation, type ResourceDef } from '@/shared/registry';
 import { coerceOut } from '@/shared/coerce';
 import { request, requestWithStatus, type RequestOptions } from './http';
-import { getCity } from './session';
+import { getCity, getSession, subscribe } from './session';
 
 type Query = NonNullable<RequestOptions['query']>;
 
@@ -85,6 +85,14 @@ interface Prefetched {
 
 /** Answers asked for ahead, by request (path and query). */
 const prefetched = new Map<string, Prefetched>();
+
+/** Forgets every answer asked for ahead (on sign-out: the next user never gets the last one's). */
+export function forgetPrefetchedLists(): void {
+  prefetched.clear();
+}
+subscribe(() => {
+  if (getSession().signedOut) forgetPrefetchedLists();
+});
 
 /** The request's call, query and key (the path with the query: two requests with one key answer alike). */
 function listCall({ resource, pagination, sorters, filters, meta }: ListRequest) {

@@ -5,9 +5,9 @@
  * and their order. On opening a list without query parameters, the default view (else the last used)
  * is put back; choosing a view marks it the last used.
  */
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { App as AntdApp, Button, Dropdown, Flex, Form, Input, Modal, Select } from 'antd';
+import { App as AntdApp, Button, Dropdown, Flex, Select } from 'antd';
 import { MoreOutlined, SaveOutlined } from '@ant-design/icons';
 import type { ApiRequestError } from '../providers/api-error';
 import { createView, deleteView, fetchViews, initialView, updateView, type ListViewState, type SavedView } from './saved-views-api';
@@ -22,6 +22,8 @@ export interface SavedViewsBarProps {
   /** Put back the default (or last used) view once the views are loaded. */
   restore: boolean;
 }
+
+const SavedViewNameDialog = lazy(() => import('./saved-view-name-dialog').then((m) => ({ default: m.SavedViewNameDialog })));
 
 type Dialog = { kind: 'saveAs' } | { kind: 'rename'; view: SavedView } | null;
 
@@ -151,20 +153,19 @@ export function SavedViewsBar({ city, resource, current, onApply, restore }: Sav
           <Button icon={<MoreOutlined />} aria-label={t('lists.views.title')} />
         </Dropdown>
       )}
-      <Modal
-        open={dialog !== null}
-        title={dialog?.kind === 'rename' ? t('lists.views.rename') : t('lists.views.saveAs')}
-        onOk={() => void submitName()}
-        onCancel={() => setDialog(null)}
-        okButtonProps={{ loading: busy, disabled: !name.trim() }}
-        destroyOnHidden
-      >
-        <Form layout="vertical" onFinish={() => void submitName()}>
-          <Form.Item label={t('lists.views.name')} htmlFor="saved-view-name" validateStatus={nameError ? 'error' : undefined} help={nameError}>
-            <Input id="saved-view-name" autoFocus maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
-          </Form.Item>
-        </Form>
-      </Modal>
+      {dialog && (
+        <Suspense fallback={null}>
+          <SavedViewNameDialog
+            title={dialog.kind === 'rename' ? t('lists.views.rename') : t('lists.views.saveAs')}
+            name={name}
+            onName={setName}
+            error={nameError}
+            busy={busy}
+            onSubmit={() => void submitName()}
+            onCancel={() => setDialog(null)}
+          />
+        </Suspense>
+      )}
     </Flex>
   );
 }

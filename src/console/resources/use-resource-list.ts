@@ -91,7 +91,8 @@ export function useResourceList(route: ResourceRoute, city: string) {
     meta: { city },
     syncWithLocation: changed || location.search !== '',
     errorNotification,
-    queryOptions: early ? { initialData: early.answer as GetListResponse<BaseRecord>, initialDataUpdatedAt: early.at, staleTime: PREFETCH_TTL_MS } : undefined,
+    // Only for the first request's query: a search, sort, page or view is another query, asked for.
+    queryOptions: early && !changed && location.search === '' ? { initialData: early.answer as GetListResponse<BaseRecord>, initialDataUpdatedAt: early.at, staleTime: PREFETCH_TTL_MS } : undefined,
   });
 
   const onSearch = (value: string) => {
@@ -126,7 +127,8 @@ export function useResourceList(route: ResourceRoute, city: string) {
   return {
     def,
     rows: tableQuery.data?.data,
-    loading: !tableQuery.isFetched,
+    // Until the current query's first answer (rows asked for ahead count as answered).
+    loading: tableQuery.isFetching ? !tableQuery.isFetched : tableQuery.isPending,
     sorters,
     filters,
     search: searchValue(filters),
