@@ -8,11 +8,11 @@
  */
 import { lazy, memo, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Space } from 'antd';
+import { Space, Tooltip } from 'antd';
 import { FilePdfOutlined } from '@ant-design/icons';
 import type { FieldSchema } from '@/shared/registry';
 import { currentLanguage } from '../i18n';
-import { DeferredTooltip } from '../components/deferred-tooltip';
+import { MountOnDemand } from '../components/mount-on-demand';
 import { useNow } from '../hooks/use-now';
 import { displayKind, formatRelative, formatValue, type DisplayPlace } from './format-value';
 import { RefLabel } from './ref-label';
@@ -54,11 +54,18 @@ function RelativeTime({ value, text }: { value: string; text: string }) {
   const ago = formatRelative(value, t, useNow());
   if (!ago || ago === text) return <span>{text}</span>;
   return (
-    <DeferredTooltip title={text}>
+    <MountOnDemand
+      on="hover"
+      wrap={(child) => (
+        <Tooltip title={text} defaultOpen>
+          {child}
+        </Tooltip>
+      )}
+    >
       <time dateTime={value} data-testid="relative-time">
         {ago}
       </time>
-    </DeferredTooltip>
+    </MountOnDemand>
   );
 }
 

@@ -25,6 +25,7 @@ import { actionLabel, canClone, rowActions } from './record-action-defs';
 import type { RecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 import { cityPath } from './city-path';
+import { MountOnDemand } from '../components/mount-on-demand';
 
 /** One `set`/`toggle` action as a row offers it: the action, its label and its confirmation. */
 interface OfferedAction {
@@ -131,11 +132,18 @@ export const RecordActions = memo(function RecordActions({ set, id, record, onDe
         </Button>
       )}
       {set.delete && (
-        <Popconfirm title={labels.confirmDelete} okText={labels.delete} cancelText={labels.cancel} okButtonProps={{ danger: true, loading: commands.removing }} onConfirm={confirmDelete}>
+        <MountOnDemand
+          on="click"
+          wrap={(child) => (
+            <Popconfirm defaultOpen title={labels.confirmDelete} okText={labels.delete} cancelText={labels.cancel} okButtonProps={{ danger: true, loading: commands.removing }} onConfirm={confirmDelete}>
+              {child}
+            </Popconfirm>
+          )}
+        >
           <Button size="small" danger icon={<DeleteOutlined />}>
             {labels.delete}
           </Button>
-        </Popconfirm>
+        </MountOnDemand>
       )}
     </Space>
   );
