@@ -1,6 +1,6 @@
 /**
  * Takes Vite's `<link rel="modulepreload">` elements out of `<head>` once their scripts have loaded
- * (docs/performance.md 'Style registry'). Vite adds one per chunk a lazy import needs, about 130 in
+ * (docs/performance.md 'Sidebar click to a list'). Vite adds one per chunk a lazy import needs, about 130 in
  * a session, and they stay; antd's style registry (@ant-design/cssinjs `updateCSS`) lists every
  * child of `<head>` each time a component mounts, so a list page's thousand components paid for
  * them again and again. A loaded module stays in the browser's module map, and Vite remembers what

@@ -1,6 +1,6 @@
 /**
  * A popup (antd's Tooltip or Popconfirm) mounted only once its child is first used
- * (docs/performance.md 'Rows'): a list shows such popups on every row (the absolute time behind a
+ * (docs/performance.md 'Sidebar click to a list'): a list shows such popups on every row (the absolute time behind a
  * relative one, the delete confirmation), and twenty mounted popups, each with its trigger and size
  * observer, cost the list's first frame more than the rows' text. Until then the child renders
  * alone; on the first pointer entry (`on: 'hover'`) or click (`on: 'click'`) it renders inside

@@ -1,6 +1,6 @@
 /**
  * The dialog naming a saved view (save as, rename; ./saved-views-bar). Its own chunk: antd's Form
- * loads only when a user names a view, not with every list (docs/performance.md 'JavaScript').
+ * loads only when a user names a view, not with every list (docs/performance.md 'What each page loads').
  */
 import { useTranslation } from 'react-i18next';
 import { Form, Input, Modal } from 'antd';

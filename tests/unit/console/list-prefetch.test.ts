@@ -1,5 +1,5 @@
 /**
- * A list's first page asked for ahead of its page (docs/performance.md 'List navigation'): the
+ * A list's first page asked for ahead of its page (docs/performance.md 'Sidebar click to a list'): the
  * page's first getList of the same request takes the answer instead of asking again, the answer is
  * there for the page's first render once it arrived, a failed one is forgotten, an old one is not
  * used; and the console knows from the manifests which generated page an address shows.
