@@ -6,8 +6,8 @@
  * and on PostgreSQL (DATABASE_URL, in a schema of its own; else a throwaway local PostgreSQL when
  * one is installed, as scripts/test.sh starts it). For each: seconds and rows per second of the check
  * and of the import (upload to `success`, the state polled every 100 ms), and the server's peak RSS
- * growth over its RSS before the first upload, the check's memory counted in the import's too (Linux
- * /proc: the peak counter reset before each phase, and samples every 20 ms).
+ * growth over its RSS after a small check (the routes' first use), the check's memory counted in the
+ * import's too (Linux /proc: the peak counter reset before each phase, and samples every 20 ms).
  * Budgets: ≤ 5 s each, ≤ 100 MB RSS growth.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -142,7 +142,9 @@ async function measure(root: string, label: string, env: Record<string, string>,
       body: JSON.stringify({ username: 'operator', password: 'demo1234' }),
     });
     const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
-    // A small check first: the routes' first use (schema compiling) is not the import's memory.
+    // A small check first: the routes' first use (schema compiling) is not the import's memory, nor
+    // on PGlite the start of the import's pass thread (src/server/import/pass-thread.ts), which the
+    // check and the import after it share.
     await post(`${url}/kobe/api/import-csv/?dry_run=true`, auth, file.bytes.subarray(0, file.bytes.indexOf(0x0a, 4096) + 1), 'warm.csv');
     await new Promise((r) => setTimeout(r, 500));
     const base = memoryOf(pid)?.rss ?? null;

@@ -42,7 +42,9 @@ const OPTIONS = { relax_quotes: true, relax_column_count: true, skip_empty_lines
  */
 export async function* csvRows(path: string, encoding: CsvImportEncoding, language: Language): AsyncGenerator<CsvRow> {
   const parser = parse(OPTIONS);
-  const piped = pipeline(Readable.from(decodedText(path, encoding)), parser);
+  // One decoded chunk waits for the parser at a time: what waits in a stream lives long enough to
+  // fill the server's old generation (README 'Other commands': the import bench's memory).
+  const piped = pipeline(Readable.from(decodedText(path, encoding), { highWaterMark: 1 }), parser);
   piped.catch(() => undefined); // the same error ends the iteration below
   let number = 0;
   try {

@@ -18,11 +18,11 @@ import { importDeclaration } from '../../shared/csv-import';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { HttpError } from '../http-error';
-import { ANALYZE_AFTER_ROWS, ANALYZE_JOB } from '../jobs/housekeeping';
+import { ANALYZE_AFTER_ROWS, ANALYZE_DELAY_MS, ANALYZE_JOB } from '../jobs/housekeeping';
 import type { JobKind, JobRunner, StopReason } from '../jobs/job-runner';
 import { translatorFor } from '../translator';
-import { runPass } from './import-pass';
 import { bulkLoading, patchImport, readImport, writeBatch, writeLogs } from './import-repository';
+import { runImportPass } from './pass-thread';
 
 /** The kind of the import jobs. */
 export const IMPORT_JOB = 'csv_import';
@@ -80,8 +80,7 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       const counts = { done_rows: 0, created_rows: 0, updated_rows: 0, success_rows: 0, error_rows: 0, warning_rows: 0 };
       await bulkLoading(db, def, true);
       try {
-        await runPass({
-          db,
+        await runImportPass(db, {
           def,
           declaration: importDeclaration(p.kind, resources),
           city: p.city,
@@ -132,8 +131,8 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       const status = (entry.error_rows ?? 0) === 0 ? 'success' : imported === 0 ? 'failed' : 'partial';
       // The rows read are the file's rows (the count before the job is made without parsing cells).
       await patchImport(tx, imports, p.import, { status, total_rows: entry.done_rows ?? entry.total_rows, done_rows: entry.done_rows ?? entry.total_rows });
-      // Fresh planner statistics after a large load, as housekeeping once the import has ended.
-      if (imported >= ANALYZE_AFTER_ROWS) await jobs.enqueue(tx, ANALYZE_JOB, { resource: p.resource });
+      // Fresh planner statistics after a large load, as housekeeping a moment after the import has ended.
+      if (imported >= ANALYZE_AFTER_ROWS) await jobs.enqueue(tx, ANALYZE_JOB, { resource: p.resource }, { delayMs: ANALYZE_DELAY_MS });
       const t = translatorFor(p.language ?? undefined);
       const summary = { created: entry.created_rows ?? 0, updated: entry.updated_rows ?? 0, errors: entry.error_rows ?? 0, warnings: entry.warning_rows ?? 0 };
       await writeLogs(tx, log, p.city, p.import, [{ row: 0, column: null, level: 'info', message: t('validation.import.summary', summary) }]);

@@ -1,10 +1,12 @@
 /**
  * One pass over the rows of an import's file (000 5 CSV import; 001 7.16), the same for the check
  * (dry run) and the import: the rows are read streamed (./csv-rows.ts), checked (./row-checks.ts) and
- * handed on in batches of `batchRows`; per batch one query reads the stored rows its `ID`s name and
- * one the uploaded files its image URLs name. The import writes each batch before the next is read;
- * a row that names a row of the same unwritten batch (a parent mall just above it) or updates a row
- * the batch already changes closes the batch first. Only the current batch is held in memory.
+ * handed on in batches of `batchRows`; per CHECK_ROWS rows one query reads the stored rows their
+ * `ID`s name and one the uploaded files their image URLs name. The import writes a batch while the
+ * next is read and checked; a row that names a row of the same unwritten batch (a parent mall just
+ * above it) or updates a row the batch already changes closes the batch first. Only the batch being
+ * written and the one being made are held in memory. On PGlite the pass runs in a worker thread
+ * (./pass-thread.ts), its queries and batches answered by the main thread.
  */
 import type { CsvImportEncoding, ImportDeclaration, ImportProblem } from '../../shared/csv-import';
 import type { ResourceDef } from '../../shared/registry';
@@ -68,6 +70,33 @@ export interface Pass {
   batchRows?: number;
 }
 
+/** What a pass reads, without its database and batch handler (what ./pass-thread.ts sends its thread). */
+export type PassOptions = Omit<Pass, 'db' | 'onBatch'>;
+
+/**
+ * Where a pass puts its checked rows: `add` takes them in file order, a check's worth at a time;
+ * `flush` hands on the rows added since the last flush as one batch and resolves to the ids of the
+ * rows it created, in their order. A pass calls `flush` only once the batch before has been handed
+ * on, and `add`s the next batch's rows meanwhile.
+ */
+export interface RowSink {
+  add(rows: ImportRow[]): void;
+  flush(): Promise<number[] | void>;
+}
+
+/** The sink that gathers each batch's rows and hands them to `onBatch` (a pass run on this thread). */
+function batchSink(onBatch: Pass['onBatch']): RowSink {
+  let rows: ImportRow[] = [];
+  return {
+    add: (more) => void rows.push(...more),
+    flush: () => {
+      const batch = rows;
+      rows = [];
+      return onBatch(batch);
+    },
+  };
+}
+
 /** The stored data of the city's rows of `ids` that match the import's fixed values (malls: type 24). */
 async function storedRows(
   q: Queryable,
@@ -118,11 +147,19 @@ async function checkUploads(q: Queryable, def: ResourceDef, rows: CheckedRow[], 
 
 /**
  * Reads every row of the file once (see the top of this file): rows are checked CHECK_ROWS at a time
- * and kept as `ImportRow`s (the record as one JSON string: a batch waiting to be written is small
- * and short-lived), handed on `batchRows` at a time. Resolves to the counts. Errors: 400 `validation`
- * for the header (./csv-rows.ts), a malformed file or one without data rows; whatever `onBatch` throws.
+ * and kept as `ImportRow`s (the record as one JSON string), handed on `batchRows` at a time.
+ * Resolves to the counts. Errors: 400 `validation` for the header (./csv-rows.ts), a malformed file
+ * or one without data rows; whatever `onBatch` throws.
  */
-export async function runPass(o: Pass): Promise<PassCounts> {
+export function runPass(o: Pass): Promise<PassCounts> {
+  return passInto(o, batchSink(o.onBatch));
+}
+
+/**
+ * `runPass` with its checked rows put into `sink` (./pass-worker.ts: each batch packed as bytes,
+ * ./pass-messages.ts, and handed on to the main thread at its flush). Same counts and errors.
+ */
+export async function passInto(o: PassOptions & { db: Queryable }, sink: RowSink): Promise<PassCounts> {
   const t = translatorFor(o.language);
   const lookups = await loadLookups(o.db, o.def, o.declaration, o.city, o.resources);
   const counts: PassCounts = { rows: 0, create: 0, update: 0, errors: 0, warnings: 0 };
@@ -130,24 +167,28 @@ export async function runPass(o: Pass): Promise<PassCounts> {
   let header: Header | null = null;
   let checks: RowChecks | null = null;
   let pending: PreparedRow[] = [];
-  let buffer: ImportRow[] = [];
-  // Ids and names of the rows not written yet (pending or in the buffer).
+  // The rows put into the sink since its last flush, and the names of the created ones in order.
+  let batched = 0;
+  let createdNames: Array<string | null> = [];
+  // Ids and names of the rows not written yet (pending or in the sink).
   let changed = new Set<number>();
   let names = new Set<string>();
 
   // One batch is handed on while the next is read and checked (PostgreSQL writes in its own
-  // process meanwhile); batches are handed on one after another, in order.
+  // process meanwhile, PGlite on the main thread while a pass thread reads on); batches are handed
+  // on one after another, in order.
   let inFlight: Promise<void> = Promise.resolve();
   const write = async (): Promise<void> => {
-    if (buffer.length === 0) return;
-    const rows = buffer;
-    buffer = [];
+    if (batched === 0) return;
+    const created = createdNames;
+    batched = 0;
+    createdNames = [];
     changed = new Set();
     names = new Set();
     await inFlight;
     inFlight = (async () => {
-      const created = (await o.onBatch(rows)) ?? [];
-      rows.filter((r) => r.action === 'create').forEach((r, i) => r.name !== null && created[i] !== undefined && checks!.remember(r.name, created[i]));
+      const ids = (await sink.flush()) ?? [];
+      created.forEach((name, i) => name !== null && ids[i] !== undefined && checks!.remember(name, ids[i]));
     })();
     inFlight.catch(() => undefined); // its error is thrown where it is awaited next
   };
@@ -161,6 +202,7 @@ export async function runPass(o: Pass): Promise<PassCounts> {
     const rows = pending.map((p) => c.finish(p, stored));
     pending = [];
     await checkUploads(o.db, o.def, rows, c);
+    const out: ImportRow[] = [];
     for (const r of rows) {
       counts.rows += 1;
       if (r.action === 'create') counts.create += 1;
@@ -169,7 +211,8 @@ export async function runPass(o: Pass): Promise<PassCounts> {
       if (r.action !== 'skip' && r.problems.length > 0) counts.warnings += 1;
       const name = r.action === 'create' ? c.nameOf(r) : null;
       if (name !== null) c.remember(name, PENDING_ID);
-      buffer.push({
+      if (r.action === 'create') createdNames.push(name);
+      out.push({
         number: r.row.number,
         action: r.action,
         id: r.action === 'update' ? r.id : null,
@@ -179,7 +222,9 @@ export async function runPass(o: Pass): Promise<PassCounts> {
         name,
       });
     }
-    if (buffer.length >= batchRows) await write();
+    sink.add(out);
+    batched += out.length;
+    if (batched >= batchRows) await write();
   };
 
   try {

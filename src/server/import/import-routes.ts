@@ -28,8 +28,9 @@ import { translatorFor } from '../translator';
 import { registerImportDownloads } from './import-downloads';
 import { fileEncoding, openImportFolder, receiveFile } from './import-file';
 import { IMPORT_JOB, importJob, type ImportPayload } from './import-job';
-import { countRows, runPass } from './import-pass';
+import { countRows } from './import-pass';
 import { createImport, findDuplicate, patchImport, readImport, stateOf } from './import-repository';
+import { runImportPass } from './pass-thread';
 import { addImportSchemas, CITY_PARAMS, IMPORT_ID_PARAMS, UPLOAD_BODY, UPLOAD_QUERY } from './import-schemas';
 
 const UPLOAD_PATHS: Record<ImportKind, string> = { ads: '/:city/api/import-csv/', mall: '/:city/api/import-csv-mall/' };
@@ -67,8 +68,7 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
       const duplicate = await findDuplicate(db, imports, city.name, file.sha256);
       if (truthy(query.dry_run)) {
         const problems: ImportProblem[] = [];
-        const counts = await runPass({
-          db,
+        const counts = await runImportPass(db, {
           def,
           declaration,
           city: city.name,

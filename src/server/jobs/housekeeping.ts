@@ -14,6 +14,13 @@ export const ANALYZE_JOB = 'analyze';
 /** Rows a load must write for its table's statistics to be refreshed after it. */
 export const ANALYZE_AFTER_ROWS = 1000;
 
+/**
+ * How long after its load the statistics job waits, ms: on PGlite, ANALYZE holds the server's one
+ * thread (about 0.4 s for 50,000 rows), and the reads that see the load end (its state, polled
+ * by the console) are answered first.
+ */
+export const ANALYZE_DELAY_MS = 2000;
+
 /** The statistics job kind over `resources`: ANALYZE of the resource's table (an unknown resource: nothing). */
 export function analyzeJob(db: Database, resources: ReadonlyMap<string, ResourceDef>): JobKind<{ resource: string }> {
   return {

@@ -113,16 +113,16 @@ export class JobRunner {
   }
 
   /**
-   * Queues a job in `tx` (the caller's transaction): it runs once that commits. Call `poke` after the
-   * commit to start it at once in this process. Resolves to its id.
+   * Queues a job in `tx` (the caller's transaction): it runs once that commits, or `delayMs` after
+   * (ms, at the first poll since). Call `poke` after the commit to start it at once in this process.
+   * Resolves to its id.
    */
-  async enqueue(tx: Queryable, kind: string, payload: Record<string, unknown>, options: { maxAttempts?: number } = {}): Promise<number> {
+  async enqueue(tx: Queryable, kind: string, payload: Record<string, unknown>, options: { maxAttempts?: number; delayMs?: number } = {}): Promise<number> {
     const maxAttempts = options.maxAttempts ?? this.kinds.get(kind)?.maxAttempts ?? 3;
-    const [row] = await tx.query<{ id: number }>('INSERT INTO jobs (kind, payload, max_attempts) VALUES ($1, $2::jsonb, $3) RETURNING id', [
-      kind,
-      JSON.stringify(payload),
-      maxAttempts,
-    ]);
+    const [row] = await tx.query<{ id: number }>(
+      'INSERT INTO jobs (kind, payload, max_attempts, run_at) VALUES ($1, $2::jsonb, $3, now() + make_interval(secs => $4)) RETURNING id',
+      [kind, JSON.stringify(payload), maxAttempts, (options.delayMs ?? 0) / 1000],
+    );
     return Number(row.id);
   }
 
