@@ -101,6 +101,16 @@ test.describe('news as an Operator', () => {
     await expect(editedRow).toHaveCount(1);
     await expect(editedRow).toContainText(edited);
 
+    // the confirmation opens from the keyboard too, the focus stays on the row's delete button
+    // (the popup is mounted on first use: components/mount-on-demand.tsx), and cancelling deletes nothing
+    await editedRow.getByRole('button', { name: '削除' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.ant-popconfirm')).toBeVisible();
+    await expect(editedRow.getByRole('button', { name: '削除' })).toBeFocused();
+    await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: 'キャンセル' }));
+    await expect(page.locator('.ant-popconfirm:visible')).toHaveCount(0);
+    await expect(editedRow).toHaveCount(1);
+
     // delete it, after the confirmation
     await editedRow.getByRole('button', { name: '削除' }).click();
     await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }));
