@@ -14,25 +14,33 @@ import { resolve } from 'node:path';
 const api = 'http://127.0.0.1:8080';
 
 /**
- * Packages that @refinedev/core and @refinedev/antd import at the top of their single-file bundles
- * for features the console does not use (the Markdown field, CSV import). They have no side effects
- * but do not say so in their package.json; without this the login page would load them (~45 KB gzip).
+ * Packages without side effects that do not say so in their package.json (no `sideEffects` key), so
+ * that what the console does not use of them is left out:
+ * - what @refinedev/core and @refinedev/antd import at the top of their single-file bundles for
+ *   features the console does not use (the Markdown field, CSV import); without this the login page
+ *   would load them (~45 KB gzip);
+ * - antd's `rc-*` and `@rc-component/*` packages, whose index modules re-export every part (the whole
+ *   of rc-field-form for antd's form context): 14 KB brotli less on the login page, 8 KB on a list.
  */
 const SIDE_EFFECT_FREE =
-  /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unist-[^\\/]+|unified|vfile[^\\/]*|property-information|space-separated-tokens|comma-separated-tokens|decode-named-character-reference|character-entities[^\\/]*|trim-lines|devlop|bail|is-plain-obj|trough|html-url-attributes|estree-util-[^\\/]+|style-to-[^\\/]+|inline-style-parser|ccount|markdown-table|longest-streak|zwitch|escape-string-regexp|papaparse)[\\/]/;
+  /node_modules[\\/](rc-[^\\/]+|@rc-component[\\/][^\\/]+|react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unist-[^\\/]+|unified|vfile[^\\/]*|property-information|space-separated-tokens|comma-separated-tokens|decode-named-character-reference|character-entities[^\\/]*|trim-lines|devlop|bail|is-plain-obj|trough|html-url-attributes|estree-util-[^\\/]+|style-to-[^\\/]+|inline-style-parser|ccount|markdown-table|longest-streak|zwitch|escape-string-regexp|papaparse)[\\/]/;
 
 /**
  * The console does not need a schema's demo records (its top-level `examples`, a sixth of the schemas'
- * size: the server seeds them): they are left out of the console's copy of schemas/*.schema.json.
+ * size: the server seeds them) nor its `description`s (notes for developers, in English, never shown:
+ * resources/field-kinds.ts) and `$schema`: they are left out of the console's copy of schemas/*.schema.json.
  */
-function schemasWithoutDemoRecords(): Plugin {
+function schemasForTheConsole(): Plugin {
   return {
-    name: 'schemas-without-demo-records',
+    name: 'schemas-for-the-console',
     enforce: 'pre',
     transform(code, id) {
       if (!/[\\/]schemas[\\/][^\\/]+\.schema\.json$/.test(id)) return null;
       const schema = JSON.parse(code) as Record<string, unknown>;
       delete schema.examples;
+      delete schema.description;
+      delete schema.$schema;
+      for (const field of Object.values((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) delete field.description;
       return { code: JSON.stringify(schema), map: null };
     },
   };
@@ -42,8 +50,14 @@ export default function config(): UserConfig {
   return {
     // Every text file of the build also as `.br` (brotli, quality 11) and `.gz` (gzip -9) beside it:
     // the server sends them as they are (src/server/plugins/console.ts), compressing nothing per request.
-    plugins: [schemasWithoutDemoRecords(), react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' })],
-    resolve: { alias: { '@': resolve(import.meta.dirname, 'src') } },
+    plugins: [schemasForTheConsole(), react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' })],
+    resolve: {
+      alias: [
+        { find: '@', replacement: resolve(import.meta.dirname, 'src') },
+        // qs without its polyfills in the browser (src/console/qs-compat.ts).
+        { find: /^qs$/, replacement: resolve(import.meta.dirname, 'src/console/qs-compat.ts') },
+      ],
+    },
     server: {
       port: 5173,
       proxy: {
