@@ -56,6 +56,8 @@ export default function config(): UserConfig {
         { find: '@', replacement: resolve(import.meta.dirname, 'src') },
         // qs without its polyfills in the browser (src/console/qs-compat.ts).
         { find: /^qs$/, replacement: resolve(import.meta.dirname, 'src/console/qs-compat.ts') },
+        // The browser's ResizeObserver instead of the polyfill antd imports (src/console/native-resize-observer.ts).
+        { find: /^resize-observer-polyfill$/, replacement: resolve(import.meta.dirname, 'src/console/native-resize-observer.ts') },
       ],
     },
     server: {
