@@ -6,16 +6,15 @@
  * (src/server/seed.ts ensureManifestCities); change its menu by editing the file and restarting.
  * Refuses, with a message and exit code 1: a missing or malformed code (lowercase letters, digits and
  * `_`, starting with a letter, at most 40 characters), a code that is a top-level route of the console
- * (`login`, `city`, …), an existing manifest, and a missing Japanese name.
+ * (`login`, `terms`, `city`, …: src/shared/open-routes.ts), an existing manifest, and a missing Japanese name.
  * `MENUS_DIR=dir` writes into another folder (tests).
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { isReservedCityCode } from '../src/shared/open-routes';
 
 const root = resolve(import.meta.dirname, '..');
-/** First path segments the console and server use for themselves (000 2.1): never a city code. */
-const RESERVED = ['api', 'assets', 'auth-redirect', 'add_teacher', 'city', 'login', 'mynumber', 'redirect', 'openapi', 'japan'];
 const CODE = /^[a-z][a-z0-9_]{0,39}$/;
 
 function fail(message: string): never {
@@ -37,7 +36,7 @@ function parse(argv: string[]): { code: string; nameJa: string } {
   }
   if (!code) fail('the city code is missing');
   if (!CODE.test(code)) fail(`'${code}' is not a valid city code: lowercase letters, digits and _, starting with a letter, at most 40 characters`);
-  if (RESERVED.includes(code)) fail(`'${code}' is a route of the console and cannot be a city code`);
+  if (isReservedCityCode(code)) fail(`'${code}' is an open route of the console or a path of the server (src/shared/open-routes.ts) and cannot be a city code`);
   if (!nameJa?.trim()) fail('the Japanese name is missing: --name-ja <名前>');
   return { code, nameJa: nameJa.trim() };
 }

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import Ajv from 'ajv';
 import { buildRegistry, type ResourceSchema } from '../src/shared/registry';
 import { allEntries, resolveManifest, type Manifest, type MenuEntry, type SetChange } from '../src/shared/manifest';
+import { isReservedCityCode } from '../src/shared/open-routes';
 import { ROLES, type MenuSet } from '../src/shared/roles';
 import { MENU_ICONS, PAGES } from '../src/shared/pages';
 import { LANGUAGES } from '../src/shared/constants';
@@ -55,6 +56,8 @@ for (const f of (await readdir(join(root, 'menus'))).filter((f) => f.endsWith('.
   const m = (await readJson(`menus/${f}`)) as Manifest;
   if (!manifestMeta(m)) say(`menus/${f}`, manifestMeta.errors);
   manifests[f.slice(0, -5)] = m;
+  // A city's code is the first segment of its paths: never one of the open routes or the server's own.
+  if (m.name_ja && isReservedCityCode(f.slice(0, -5))) problems.push(`menus/${f}: '${f.slice(0, -5)}' is an open route of the console or a path of the server (src/shared/open-routes.ts) and cannot be a city code`);
 }
 for (const { manifest, set, entry } of allEntries(manifests)) {
   const where = `menus/${manifest}.json: set '${set}', entry '${entry.key}'`;

@@ -13,7 +13,8 @@ import { logoutMismatchRaised, subscribeLogoutMismatch } from './providers/logou
 import { loadManifests } from './providers/manifests';
 import { MaintenanceGate } from './layout/maintenance-gate';
 import { Loading } from './components/loading';
-import { STATIC_VIEWS, StaticViewPage, type StaticView } from './pages/static-view-page';
+import { STATIC_VIEWS, type StaticView } from '@/shared/open-routes';
+import { StaticViewPage } from './pages/static-view-page';
 
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
 const NotFoundPage = lazy(() => import('./pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));

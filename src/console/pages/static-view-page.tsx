@@ -4,18 +4,10 @@
  * `access.views.<view>`).
  */
 import { useTranslation } from 'react-i18next';
+import type { StaticView } from '@/shared/open-routes';
 import { OpenPageFrame } from './open-page-frame';
 
-/** The views and their open paths (000 2.1; `/:city/policy` is the city route without layout, 000 2.2). */
-export const STATIC_VIEWS = {
-  policy: ['/policy', '/:city/policy'],
-  terms: ['/terms'],
-  usageInstruction: ['/app-usage-instruction'],
-  usageSurvey: ['/app-usage-survey'],
-  breadFaq: ['/bread-faq'],
-  bookingPolicy: ['/booking-policy'],
-} as const;
-export type StaticView = keyof typeof STATIC_VIEWS;
+/** One open text view (its paths: STATIC_VIEWS of src/shared/open-routes.ts). */
 
 export function StaticViewPage({ view }: { view: StaticView }) {
   const { t } = useTranslation();

@@ -87,3 +87,11 @@ describe('npm run validate', () => {
     expect(r.out).toContain("locales/es/common.json: missing key 'menu.news'");
   });
 });
+  it('refuses a city whose code is an open route (terms), not the default city', async () => {
+    const r = await validate(async (dir) => {
+      await writeFile(join(dir, 'menus/terms.json'), JSON.stringify({ name_ja: '規約市', extends: 'default' }));
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("menus/terms.json: 'terms' is an open route of the console or a path of the server");
+    expect(r.out).not.toContain('menus/default.json:');
+  });

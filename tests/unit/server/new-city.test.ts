@@ -44,7 +44,10 @@ describe('npm run new-city', () => {
     const cases: Array<[string[], string]> = [
       [['kobe', '--name-ja', '神戸'], "the city 'kobe' exists already"],
       [['Bad-Code', '--name-ja', '名前'], "'Bad-Code' is not a valid city code"],
-      [['login', '--name-ja', '名前'], "'login' is a route of the console"],
+      [['login', '--name-ja', '名前'], "'login' is an open route of the console"],
+      [['terms', '--name-ja', '名前'], "'terms' is an open route of the console"],
+      [['policy', '--name-ja', '名前'], "'policy' is an open route of the console"],
+      [['openapi', '--name-ja', '名前'], "'openapi' is an open route of the console or a path of the server"],
       [['nara'], 'the Japanese name is missing'],
       [[], 'the city code is missing'],
     ];
