@@ -15,6 +15,7 @@ import { registerImportRoutes } from './import/import-routes';
 import { registerJobs, type RunnerOptions } from './jobs/job-runner';
 import { loadManifests } from './manifests';
 import { registerAuth } from './plugins/auth';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
 import { registerValidation } from './plugins/validation';
@@ -71,6 +72,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   await app.register(compress, { threshold: 1024 });
   await app.register(cookie);
   await app.register(rateLimit, {
+  await registerSecurityHeaders(app);
     global: false,
     errorResponseBuilder: (_request, context) =>
       new HttpError('rate_limited', { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
