@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- [api|web|import] [<resource>]]`: prints figures beside their budgets, asserts nothing
+ * `npm run bench [-- [api|web|import|statistics] [<resource>]]`: prints figures beside their budgets, asserts nothing
  * and exits 0 even when a figure is over budget (1 only when the bench itself cannot run).
  * - api (scripts/lib/bench-api.ts): list call latency on 100,000 rows of the resource (news by
  *   default) on a fresh PGlite, beside a bare and a naive route (autocannon, loopback).
@@ -9,7 +9,9 @@
  * - import (scripts/lib/bench-import.ts): a 10 MB Shift_JIS file of about 50,000 shops checked (dry
  *   run) and imported through the API of a server in a child process, on PGlite and on PostgreSQL:
  *   seconds, rows per second and the server's peak RSS growth.
- * Without api, web or import, all three run (api first). At the end one table: every budgeted figure, its budget
+ * - statistics (scripts/lib/bench-statistics.ts): the statistics call's p95 at 10 connections over
+ *   1,000,000 purchase_transaction rows on PGlite (and PostgreSQL with DATABASE_URL).
+ * Without a part named, all four run (api first). At the end one table: every budgeted figure, its budget
  * and ok / OVER.
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -17,13 +19,15 @@ import { resolve } from 'node:path';
 import { formatBudgetTable, type BudgetRow } from './lib/budget';
 import { runApiBench } from './lib/bench-api';
 import { runImportBench } from './lib/bench-import';
+import { runStatisticsBench } from './lib/bench-statistics';
 import { runWebBench } from './lib/bench-web';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const PARTS = ['api', 'web', 'import'];
+const PARTS = ['api', 'web', 'import', 'statistics'];
 const parts = new Set(args.filter((a) => PARTS.includes(a)));
 const resourceName = args.find((a) => !PARTS.includes(a) && a !== 'all') ?? 'news';
+const runStatistics = parts.size === 0 || parts.has('statistics');
 const runApi = parts.size === 0 || parts.has('api');
 const runWeb = parts.size === 0 || parts.has('web');
 const runImport = parts.size === 0 || parts.has('import');
@@ -57,6 +61,15 @@ if (runImport) {
   } catch (err) {
     failed = true;
     console.error(`import bench failed: ${(err as Error).stack ?? err}`);
+  }
+}
+if (runStatistics) {
+  console.log('\n== statistics ==');
+  try {
+    rows.push(...(await runStatisticsBench(root)));
+  } catch (err) {
+    failed = true;
+    console.error(`statistics bench failed: ${(err as Error).stack ?? err}`);
   }
 }
 // Other work on the machine slows every figure: the load shows how far to trust them.

@@ -3,7 +3,7 @@
  * entry of every problem (docs/architecture.md 'One schema per entity').
  * - every schemas/*.schema.json against schemas/meta/resource.schema.json, then the registry build;
  * - every menus/*.json against schemas/meta/manifest.schema.json; every entry names a known
- *   resource, page, role and icon; every `extends` resolves; `remove`, `order` and `after` name
+ *   resource, page, statistic (and its fixed filters), role and icon; every `extends` resolves; `remove`, `order` and `after` name
  *   entries of the base set; within a city's set no two entries share a key or a route;
  * - every language folder of locales/ has the namespace files and keys of locales/ja, no key is in
  *   two files, and every i18n key a schema or manifest names exists.
@@ -12,11 +12,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import Ajv from 'ajv';
-import { buildRegistry, type ResourceSchema } from '../src/shared/registry';
+import { buildRegistry, type ResourceDef, type ResourceSchema } from '../src/shared/registry';
 import { allEntries, resolveManifest, type Manifest, type MenuEntry, type SetChange } from '../src/shared/manifest';
 import { isReservedCityCode } from '../src/shared/open-routes';
 import { ROLES, type MenuSet } from '../src/shared/roles';
 import { MENU_ICONS, PAGES } from '../src/shared/pages';
+import { statisticLabelKeys, statisticOf, statisticProblems } from '../src/shared/statistics';
 import { LANGUAGES } from '../src/shared/constants';
 
 const root = process.env.VALIDATE_ROOT ?? resolve(import.meta.dirname, '..');
@@ -44,7 +45,7 @@ for (const f of (await readdir(join(root, 'schemas'))).filter((f) => f.endsWith(
   else if (`${s.$id}.schema.json` !== f) problems.push(`schemas/${f}: $id '${s.$id}' does not match the file name`);
   else schemas.push(s);
 }
-let resources = new Map<string, unknown>();
+let resources: ReadonlyMap<string, ResourceDef> = new Map();
 try {
   resources = buildRegistry(schemas);
 } catch (e) {
@@ -55,14 +56,22 @@ const manifests: Record<string, Manifest> = {};
 for (const f of (await readdir(join(root, 'menus'))).filter((f) => f.endsWith('.json')).sort()) {
   const m = (await readJson(`menus/${f}`)) as Manifest;
   if (!manifestMeta(m)) say(`menus/${f}`, manifestMeta.errors);
-  manifests[f.slice(0, -5)] = m;
   // A city's code is the first segment of its paths: never one of the open routes or the server's own.
   if (m.name_ja && isReservedCityCode(f.slice(0, -5))) problems.push(`menus/${f}: '${f.slice(0, -5)}' is an open route of the console or a path of the server (src/shared/open-routes.ts) and cannot be a city code`);
+  manifests[f.slice(0, -5)] = m;
 }
 for (const { manifest, set, entry } of allEntries(manifests)) {
   const where = `menus/${manifest}.json: set '${set}', entry '${entry.key}'`;
   if (entry.resource && !resources.has(entry.resource)) problems.push(`${where} names unknown resource '${entry.resource}'`);
   if (entry.page && !(entry.page in PAGES)) problems.push(`${where} names unknown page '${entry.page}'`);
+  // The statistics page shows the declaration its entry names (src/shared/statistics.ts).
+  const statistic = entry.statistic === undefined ? undefined : statisticOf(entry.statistic);
+  if (entry.statistic !== undefined && !statistic) problems.push(`${where} names unknown statistic '${entry.statistic}'`);
+  if (entry.statistic !== undefined && entry.page !== 'statistics') problems.push(`${where}: a statistic is shown by the page 'statistics', not '${entry.page ?? ''}'`);
+  if (entry.page === 'statistics' && entry.statistic === undefined) problems.push(`${where}: the page 'statistics' needs a statistic`);
+  for (const f of Object.keys(entry.statistic_filters ?? {})) {
+    if (statistic && !statistic.filters.includes(f)) problems.push(`${where}: statistic_filters names '${f}', not a filter of statistic '${statistic.name}'`);
+  }
   if (!(MENU_ICONS as readonly string[]).includes(entry.icon)) problems.push(`${where} names unknown icon '${entry.icon}'`);
   // A resource's edit and show routes add `:id` after its route (src/console/resources/resource-routes.ts).
   if (entry.resource && /:id(\/|$)/.test(entry.route ?? '')) problems.push(`${where}: route '${entry.route}' of a resource may not use the parameter :id`);
@@ -136,6 +145,9 @@ for (const s of schemas) {
   }
 }
 for (const { manifest, entry } of allEntries(manifests)) needKey(`menus/${manifest}.json`, entry.title);
+// Every statistic declaration against the registry, and its labels (docs/architecture.md 'Adding a statistic').
+problems.push(...statisticProblems(resources));
+for (const key of statisticLabelKeys()) needKey('src/shared/statistics.ts', key);
 
 if (problems.length) {
   for (const p of problems) console.error(`validate: ${p}`);

@@ -76,6 +76,15 @@ export const PAGE_SCENARIOS: PageScenario[] = [
     jsBudgetBytes: 450 * KB,
     lighthouse: { desktop: { minScore: 0.9, maxTbtMs: 200 }, mobile: { minScore: 0.6 } },
   },
+  {
+    // The statistics page with ECharts (src/console/pages/statistics/, components/chart.tsx), loaded
+    // only on statistic routes: both charts drawn (ECharts' aria label on each) show it is there.
+    name: 'voucher statistics',
+    path: `/${BENCH_USER.city}/special-voucher/statistic`,
+    signedIn: true,
+    ready: { selector: '.echarts-for-react[aria-label]', count: 2 },
+    jsBudgetBytes: 650 * KB,
+  },
 ];
 
 /** One sidebar link of a click scenario: its accessible name, where it leads, the rows it needs. */

@@ -30,6 +30,8 @@ import { registerResourceRoutes } from './routes/resources';
 import { registerSavedViewRoutes } from './routes/saved-views';
 import { registerSessionRoutes } from './routes/session';
 import { registerUserRoutes } from './routes/users';
+import { registerStatisticRoutes } from './statistics/routes';
+import { registerDashboardRoutes } from './statistics/dashboard';
 
 export interface BuildOptions {
   db: Database;
@@ -70,9 +72,9 @@ export async function buildApp({ db, config, logger = false, resources = registr
   // the client accepts, `Vary: Accept-Encoding`); the console's files are compressed at build time
   // and served as they are (plugins/console.ts), so this hook must come before them.
   await app.register(compress, { threshold: 1024 });
+  await registerSecurityHeaders(app);
   await app.register(cookie);
   await app.register(rateLimit, {
-  await registerSecurityHeaders(app);
     global: false,
     errorResponseBuilder: (_request, context) =>
       new HttpError('rate_limited', { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
@@ -97,6 +99,8 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerResourceRoutes(app, resources);
   registerSavedViewRoutes(app);
   registerListExportRoute(app);
+  registerStatisticRoutes(app);
+  registerDashboardRoutes(app, manifests);
   await registerImportRoutes(app);
   return app;
 }

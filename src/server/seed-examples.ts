@@ -194,21 +194,26 @@ export async function seedExamples(db: Database, resources: ReadonlyMap<string, 
         }
       }
     }
-    // The list counts and the audit of every batch, in two statements.
-    if (counts.length > 0) {
-      const rows = JSON.stringify(counts);
-      await tx.query(
-        `INSERT INTO resource_counts (resource, city, n) SELECT resource, city, n FROM jsonb_to_recordset($1::jsonb) AS r(resource text, city text, n bigint)
-         ON CONFLICT (resource, city) DO UPDATE SET n = resource_counts.n + EXCLUDED.n`,
-        [rows],
-      );
-      await tx.query(
-        `INSERT INTO audit_log (user_id, city, resource, action) SELECT NULL, city, resource, 'seed' FROM jsonb_to_recordset($1::jsonb) AS r(resource text, city text)`,
-        [rows],
-      );
-    }
+    await countSeeded(tx, counts);
   });
   return { rows: total, problems };
+}
+
+/**
+ * Adds seeded batches (`n` rows of `resource` in `city` each) to the list counts and writes a `seed`
+ * audit row per batch, in two statements; nothing for no batch.
+ */
+export async function countSeeded(tx: Queryable, counts: ReadonlyArray<{ resource: string; city: string; n: number }>): Promise<void> {
+  if (counts.length === 0) return;
+  const rows = JSON.stringify(counts);
+  await tx.query(
+    `INSERT INTO resource_counts (resource, city, n) SELECT resource, city, n FROM jsonb_to_recordset($1::jsonb) AS r(resource text, city text, n bigint)
+     ON CONFLICT (resource, city) DO UPDATE SET n = resource_counts.n + EXCLUDED.n`,
+    [rows],
+  );
+  await tx.query(`INSERT INTO audit_log (user_id, city, resource, action) SELECT NULL, city, resource, 'seed' FROM jsonb_to_recordset($1::jsonb) AS r(resource text, city text)`, [
+    rows,
+  ]);
 }
 
 /**

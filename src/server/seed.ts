@@ -1,7 +1,7 @@
 /**
  * First-start data: the cities of 000 6, and unless NODE_ENV=production one demo user per role
  * (password `demo1234`) plus the demo rows of every schema with `examples` in kobe and fukuoka
- * (seed-examples.ts). News, events and scenes whose schemas have no examples yet get the few
+ * (seed-examples.ts) and 90 days of statistic rows made from them (statistics/demo-data.ts). News, events and scenes whose schemas have no examples yet get the few
  * hard-coded Japanese rows below.
  * Runs only on a database without cities, under an advisory lock (several processes may start at once).
  */
@@ -12,6 +12,7 @@ import { LOCK_SEED } from './db/migrations';
 import { hashPassword } from './auth/passwords';
 import { createRecord } from './repositories/resource-repository';
 import { seedExamples } from './seed-examples';
+import { seedDemoStatistics } from './statistics/demo-data';
 import { createUser, type NewUser } from './repositories/user-repository';
 import { manifestCities, type Manifest } from '../shared/manifest';
 import { loadManifests } from './manifests';
@@ -119,6 +120,8 @@ async function seedDemoContent(db: Database, resources: ReadonlyMap<string, Reso
   }
   const { problems } = await seedExamples(db, resources);
   for (const p of problems) console.warn(`seed: skipped an example that breaks a rule: ${p}`);
+  // 90 days of purchases, uses and clicks for the statistics and the dashboard, made from those rows.
+  await seedDemoStatistics(db, resources);
 }
 
 /**

@@ -17,6 +17,10 @@ export interface MenuEntry {
   resource?: string;
   page?: string;
   route?: string;
+  /** With `page: 'statistics'`: the statistic the page shows (a name of src/shared/statistics.ts STATISTICS). */
+  statistic?: string;
+  /** With `statistic`: equality filters this entry always applies (declared filter fields, e.g. `{"is_halloween": true}`). */
+  statistic_filters?: Record<string, string | number | boolean>;
   icon: string;
   title: string;
   roles?: Role[];

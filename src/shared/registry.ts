@@ -39,7 +39,7 @@ export interface ApiCall {
 }
 
 /** Kinds of non-CRUD calls, each served by one generic handler (schemas/meta/resource.schema.json). */
-export type ActionKind = 'set' | 'toggle' | 'set-all' | 'count' | 'children' | 'create-child' | 'bulk-update' | 'export' | 'sum' | 'show';
+export type ActionKind = 'set' | 'toggle' | 'set-all' | 'count' | 'children' | 'create-child' | 'bulk-update' | 'export' | 'sum' | 'statistic' | 'show';
 
 /** A call of 001 7 that is not plain CRUD (approve, toggle, counts, sub-lists, exports, totals). */
 export interface ActionDef {
@@ -59,6 +59,8 @@ export interface ActionDef {
   resource?: string;
   parentField?: string;
   groupBy?: string;
+  /** Kind `statistic`: the declaration answered (src/shared/statistics.ts), over its resource's rows (000 3 statistic rows). */
+  statistic?: string;
   /** The path has no `{city}`: the rows (`{id}` or a bulk body's `ids`) are found in whatever city they are stored, authorized there. */
   rowCity?: boolean;
   /** Kind `count`: answer one count per key, of the rows that also match its field values (001 7.9). */
@@ -249,7 +251,8 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     ];
     named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []));
     for (const a of def.actions) {
-      named.push(...(a.field ? [a.field] : []), ...(a.fields ?? []), ...(a.groupBy ? [a.groupBy] : []));
+      // A statistic's groupBy is a field of its declaration's resource (checked by scripts/validate.ts).
+      named.push(...(a.field ? [a.field] : []), ...(a.fields ?? []), ...(a.groupBy && a.kind !== 'statistic' ? [a.groupBy] : []));
       if (a.kind !== 'children' && a.kind !== 'create-child') named.push(...Object.keys(a.set ?? {}), ...Object.keys(a.where ?? {}));
       for (const w of Object.values(a.counts ?? {})) named.push(...Object.keys(w));
     }

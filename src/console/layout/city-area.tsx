@@ -59,7 +59,9 @@ function cityRouteTable(entries: readonly MenuEntry[], routes: readonly Resource
   for (const e of pageEntries(entries)) {
     const Page = PAGE_COMPONENTS[e.page!];
     if (!Page || !(e.page! in PAGES)) continue;
-    all.push({ path: e.route ?? e.page, element: <RequireAbility action="read" subject={`page:${e.page}`}><Page /></RequireAbility> });
+    // The page is handed its entry: the statistics page reads its `statistic` (and checks that
+    // statistic's resource itself, src/shared/pages.ts).
+    all.push({ path: e.route ?? e.page, element: <RequireAbility action="read" subject={`page:${e.page}`}><Page entry={e} /></RequireAbility> });
   }
   for (const r of routes) {
     if (singleton(r)) {

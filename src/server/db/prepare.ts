@@ -8,6 +8,7 @@ import type { Manifest } from '../../shared/manifest';
 import type { Database } from './database';
 import { migrate } from './migrations';
 import { ensureResourceTables, recountResources } from './resource-tables';
+import { ensureStatisticRollups } from '../statistics/rollups';
 
 export interface Prepared {
   /** Migrations applied by this call. */
@@ -30,6 +31,8 @@ export async function prepareDatabase(
   const resources = options.resources ?? registry;
   const migrations = await migrate(db);
   await ensureResourceTables(db, resources.values());
+  // Daily rollups of the statistics, before any seed row so its triggers count them (docs/architecture.md 'Adding a statistic').
+  await ensureStatisticRollups(db, resources.values());
   const fresh = migrations.includes('0001-initial');
   if (db.kind === 'pglite' && !fresh) await recountResources(db, resources.values());
   const seeded = await seed(db, { demo: options.demo, resources });

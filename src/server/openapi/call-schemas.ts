@@ -10,6 +10,7 @@ import type { ActionDef, ApiCall, ApiOperation, ResourceDef } from '../../shared
 import { placeholdersOf } from '../paths';
 import { answer, componentName, errorAnswers, payloadBody, ref } from './components';
 import { isDateField, RANGE_SUFFIX } from '../../shared/list-query';
+import { STATISTIC_CALL_ERRORS, STATISTIC_CALL_QUERY, statisticCallAnswer, statisticOfAction } from '../statistics/spec-calls';
 
 type Json = Record<string, unknown>;
 
@@ -141,6 +142,7 @@ const KIND_TEXT: Record<ActionDef['kind'], string> = {
   'bulk-update': 'Updates the same fields of several rows',
   export: 'The list as CSV (UTF-8 with BOM, formula-escaped)',
   sum: 'Totals of number fields over the list',
+  statistic: 'Totals of a declared statistic (src/shared/statistics.ts) in the words of 000 3, a row per group, over start_date/end_date',
   show: 'The row',
 };
 
@@ -178,6 +180,7 @@ export function actionSchema(def: ResourceDef, action: ActionDef, path: string, 
     action.field ? `field ${action.field}` : '',
     action.fields ? `fields ${action.fields.join(', ')}` : '',
     action.groupBy ? `grouped by ${action.groupBy}` : '',
+    action.statistic ? `statistic ${action.statistic}` : '',
     action.counts ? `counts ${Object.entries(action.counts).map(([k, w]) => `${k} of ${JSON.stringify(w)}`).join(', ')}` : '',
   ].filter(Boolean);
   const description = `${KIND_TEXT[action.kind]}${details.length ? ` (${details.join('; ')})` : ''}.${fixed({ where: action.where })} Permission: ${action.permission} ${def.name}.`;
@@ -237,6 +240,11 @@ export function actionSchema(def: ResourceDef, action: ActionDef, path: string, 
       records = false;
       o.querystring = queryOf(listQuery(def, action.query, false));
       o.response = { '200': answer('Totals', ref(action.groupBy ? 'GroupedTotals' : 'Totals')), ...errorAnswers(400, 401, 403, 404) };
+      break;
+    case 'statistic':
+      records = false;
+      o.querystring = queryOf({ ...listQuery(child ?? def, action.query, false), ...STATISTIC_CALL_QUERY });
+      o.response = { '200': statisticCallAnswer(statisticOfAction(def, action), action), ...STATISTIC_CALL_ERRORS };
       break;
   }
   if (o.querystring === undefined) delete o.querystring;

@@ -20,6 +20,8 @@
  *                ./csv-export.ts (translated titles, UTF-8 with BOM or `?encoding=shift_jis`, another
  *                encoding 400, formula-escaped)
  * - sum          → 200 {count, sums} or, with `groupBy`, {content: [{group, count, sums}]}
+ * - statistic    → 200 the totals of a declared statistic in the spec's words with a row per `groupBy`
+ *                  value, over start_date/end_date (../statistics/spec-calls.ts, the aggregation engine)
  * - show         {id} → 200 row
  */
 import type { FastifyInstance } from 'fastify';
@@ -38,6 +40,7 @@ import type { Match } from '../repositories/record-query';
 import { createRecord, getRecord, listRecords, parseId } from '../repositories/resource-repository';
 import { registerCall, type CallContext } from './call-route';
 import { sendCsvExport } from './csv-export';
+import { statisticCallHandler } from '../statistics/spec-calls';
 
 const NEEDS_ROW = new Set<ActionDef['kind']>(['set', 'toggle', 'children', 'create-child', 'show']);
 
@@ -102,6 +105,8 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
     }
     case 'sum':
       return (c) => sumRecords(db, def, c.storageKey, query(c), { ...listMatch, owner: c.owned }, action.fields ?? [], action.groupBy);
+    case 'statistic':
+      return statisticCallHandler(db, def, action, resources);
     case 'show':
       return (c) => getRecord(db, def, c.storageKey, c.id, { where, owner: c.owned });
     case 'bulk-update':
@@ -167,7 +172,7 @@ export function registerActionRoutes(app: FastifyInstance, def: ResourceDef, res
       status: action.kind === 'create-child' ? 201 : 200,
       rowCity: action.rowCity,
       // Children and create-child check the child resource's permission first, then the input.
-      checksInput: action.kind === 'children' || action.kind === 'create-child',
+      checksInput: action.kind === 'children' || action.kind === 'create-child' || action.kind === 'statistic',
       schema: (path, alias) => actionSchema(def, action, path, alias, child),
       handler: handlerOf(app, def, action, resources),
     });

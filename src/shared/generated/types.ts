@@ -1117,6 +1117,20 @@ export interface TweetRequest {
 }
 
 /**
+ * A member's click in the app on a shop advertisement or a page, counted by the click statistics (000 2.2 user-click-statistic; the statistic user-clicks of src/shared/statistics.ts). Written by the app; read-only here, and the list path is ours.
+ */
+export interface UserClick {
+  id?: number;
+  target_type: "advertisement" | "page";
+  advertisement?: number;
+  ad_name?: string;
+  page?: string;
+  user_name: string;
+  platform?: "ios" | "android" | "web";
+  created_at?: string;
+}
+
+/**
  * The delivery of a push notification to one user, with its read state (000 4 unread, then read after opening; 001 7.9 user-notify: GET with notification_id, POST, PUT by id; the full path is not shown, /api/user-notify/ is ours). No demo rows: each row refers to a notification.
  */
 export interface UserNotify {
@@ -1322,6 +1336,7 @@ export interface ResourceRecords {
   "timesale": Timesale;
   "top_advertisement": TopAdvertisement;
   "tweet_request": TweetRequest;
+  "user_click": UserClick;
   "user_notify": UserNotify;
   "voucher_usage": VoucherUsage;
   "work_city": WorkCity;

@@ -370,3 +370,16 @@ export const ANSWER_KEYS: Record<string, readonly string[]> = {
   'GET /{city}/api/dish-report/notification/': ['dish_report_count', 'review_report_count'],
   'GET /{city}/api/matching/notification/': ['count'],
 };
+
+/**
+ * The spec's statistic calls and the words of their answers (000 3 statistic rows: env, total_money,
+ * total_user, user_name; src/server/statistics/spec-calls.ts): the totals and, per row of `content`,
+ * the group's field with the same totals.
+ */
+export const STATISTIC_ANSWERS: Record<string, { totals: readonly string[]; row: string }> = {
+  'GET /{city}/api/special-voucher/statistics_vouchers/': { totals: ['total_money', 'total_user', 'count'], row: 'voucher' },
+  'GET /{city}/api/special-voucher/statistics_vouchers/summary/': { totals: ['total_money', 'total_user', 'count'], row: 'env' },
+  'GET /{city}/api/purchase/transaction/total/': { totals: ['total_money', 'total_user', 'count'], row: 'env' },
+  'GET /{city}/api/purchase/transaction-passport/total/': { totals: ['total_money', 'total_user', 'count'], row: 'env' },
+  'GET /{city}/api/survey/summary_surveys/': { totals: ['count', 'amount', 'total_user'], row: 'age_group' },
+};

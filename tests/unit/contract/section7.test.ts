@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, login, type TestApp } from '../server/helpers';
-import { ANSWER_KEYS, SECTION_7, type Call } from './section7-calls';
+import { ANSWER_KEYS, SECTION_7, STATISTIC_ANSWERS, type Call } from './section7-calls';
 
 const LATER = /comes with the CSV import work/;
 let t: TestApp;
@@ -86,5 +86,27 @@ describe('001 §7: answers whose shape the spec names', () => {
     const answer = r.json() as Record<string, unknown>;
     expect(Object.keys(answer).sort()).toEqual([...keys].sort());
     for (const k of keys) expect(typeof answer[k]).toBe('number');
+  });
+});
+
+describe("001 §7: the statistic calls answer in the spec's words (000 §3)", () => {
+  let own: Record<string, string>;
+  beforeAll(async () => {
+    own = bearer(await login(t.app, 'administrator'));
+  });
+
+  it.each(Object.entries(STATISTIC_ANSWERS))('%s answers its totals and a row per group', async (call, { totals, row }) => {
+    const [method, path] = call.split(' ') as [Call[0], string];
+    const r = await t.app.inject({ method, url: `${concrete(path)}?start_date=2000-01-01&end_date=2099-12-31`, headers: own });
+    expect(r.statusCode, r.body).toBe(200);
+    const answer = r.json() as Record<string, unknown> & { content: Array<Record<string, unknown>> };
+    for (const k of totals) expect(typeof answer[k], k).toBe('number');
+    expect(answer.content.length).toBeGreaterThan(0);
+    for (const c of answer.content) {
+      expect(c).toHaveProperty(row);
+      for (const k of totals) expect(typeof c[k], k).toBe('number');
+    }
+    const sum = (k: string) => answer.content.reduce((n, c) => n + Number(c[k]), 0);
+    expect(sum('count')).toBe(answer.count);
   });
 });

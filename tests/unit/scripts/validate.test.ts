@@ -62,6 +62,20 @@ describe('npm run validate', () => {
     expect(r.out).toContain("menus/shonan.json: set 'admin': remove names unknown entry 'phantom'");
     expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'by-id': route 'news-by/:id' of a resource may not use the parameter :id");
   });
+  it('names the file and entry of an unknown statistic, a fixed filter the statistic does not declare and a statistics page without one', async () => {
+    const r = await validate(async (dir) => {
+      await editJson(join(dir, 'menus/shonan.json'), (m) => {
+        const admin = (m.sets as { admin: { add: Array<Record<string, unknown>> } }).admin;
+        admin.add.push({ key: 'stats-ghost', page: 'statistics', statistic: 'ghost-sales', route: 'stats-ghost', icon: 'BarChartOutlined', title: 'menu.news' });
+        admin.add.push({ key: 'stats-filter', page: 'statistics', statistic: 'voucher-usage', statistic_filters: { colour: 'red' }, route: 'stats-filter', icon: 'BarChartOutlined', title: 'menu.news' });
+        admin.add.push({ key: 'stats-none', page: 'statistics', route: 'stats-none', icon: 'BarChartOutlined', title: 'menu.news' });
+      });
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'stats-ghost' names unknown statistic 'ghost-sales'");
+    expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'stats-filter': statistic_filters names 'colour', not a filter of statistic 'voucher-usage'");
+    expect(r.out).toContain("menus/shonan.json: set 'admin', entry 'stats-none': the page 'statistics' needs a statistic");
+  });
   it('refuses a manifest without a valid city name and two entries on one route', async () => {
     const r = await validate(async (dir) => {
       await editJson(join(dir, 'menus/kashu.json'), (m) => {
@@ -72,6 +86,14 @@ describe('npm run validate', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain('menus/kashu.json: /name_ja must NOT have fewer than 1 characters');
     expect(r.out).toContain("menus/kashu.json: set 'ads' has 2 entries with route 'news'");
+  });
+  it('refuses a city whose code is an open route (terms), not the default city', async () => {
+    const r = await validate(async (dir) => {
+      await writeFile(join(dir, 'menus/terms.json'), JSON.stringify({ name_ja: '規約市', extends: 'default' }));
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("menus/terms.json: 'terms' is an open route of the console or a path of the server");
+    expect(r.out).not.toContain('menus/default.json:');
   });
   it('refuses a schema typo and a missing translation', async () => {
     const r = await validate(async (dir) => {
@@ -87,11 +109,3 @@ describe('npm run validate', () => {
     expect(r.out).toContain("locales/es/common.json: missing key 'menu.news'");
   });
 });
-  it('refuses a city whose code is an open route (terms), not the default city', async () => {
-    const r = await validate(async (dir) => {
-      await writeFile(join(dir, 'menus/terms.json'), JSON.stringify({ name_ja: '規約市', extends: 'default' }));
-    });
-    expect(r.code).toBe(1);
-    expect(r.out).toContain("menus/terms.json: 'terms' is an open route of the console or a path of the server");
-    expect(r.out).not.toContain('menus/default.json:');
-  });
