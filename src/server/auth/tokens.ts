@@ -15,6 +15,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { ACCESS_TOKEN_TTL_S, REFRESH_REUSE_LEEWAY_S, REFRESH_TOKEN_TTL_S } from '../../shared/constants';
 import type { Database, Queryable } from '../db/database';
+import { recordSecurityEvent } from './security-events';
 
 export interface AccessClaims {
   userId: number;
@@ -123,8 +124,8 @@ export function createTokenService(db: Database, secret: Uint8Array): TokenServi
         };
         const rotated = await spend('token_hash = $1', hash);
         if (rotated) return rotated;
-        const [old] = await tx.query<{ family: string; revoked_at: Date | null; replaced_by: number | null; recent: boolean }>(
-          `SELECT family, revoked_at, replaced_by, revoked_at > now() - make_interval(secs => $2) AS recent
+        const [old] = await tx.query<{ family: string; user_id: number; revoked_at: Date | null; replaced_by: number | null; recent: boolean }>(
+          `SELECT family, user_id, revoked_at, replaced_by, revoked_at > now() - make_interval(secs => $2) AS recent
              FROM refresh_tokens WHERE token_hash = $1`,
           [hash, REFRESH_REUSE_LEEWAY_S],
         );
@@ -135,6 +136,7 @@ export function createTokenService(db: Database, secret: Uint8Array): TokenServi
           if (retried) return retried;
         }
         await revoke(tx, old.family); // reuse of a spent token: end the family
+        await recordSecurityEvent(tx, { action: 'refresh_token_reuse', userId: Number(old.user_id), detail: { family: old.family } });
         return null;
       });
     },

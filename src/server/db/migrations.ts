@@ -196,6 +196,24 @@ const MIGRATIONS: Migration[] = [
         CREATE INDEX job_writes_job ON job_writes (job_id, id);
       `),
   },
+  {
+    // Sign-in security (src/server/auth/sign-in-throttle.ts, auth/security-events.ts): failed sign-ins
+    // per account whatever the IP, and the security events in the audit log with who, from where, and
+    // the event's details (a username that names nobody, the roles and cities before and after).
+    name: '0007-sign-in-security',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE sign_in_failures (
+          username text PRIMARY KEY,
+          failures integer NOT NULL,
+          last_failure_at timestamptz NOT NULL,
+          blocked_until timestamptz
+        );
+        ALTER TABLE audit_log ADD COLUMN ip text, ADD COLUMN detail jsonb;
+        CREATE INDEX audit_log_security ON audit_log (action, at DESC) WHERE resource = 'security';
+        CREATE INDEX refresh_tokens_expires ON refresh_tokens (expires_at);
+      `),
+  },
 ];
 
 /** umzug storage in the `schema_migrations` table of the transaction it is given. */

@@ -2,7 +2,8 @@
  * The one error handler of the API (docs/architecture.md 'Conventions'; 001 8). Every error answer is
  * `{detail, code, fields?}` in the request's language:
  * - `HttpError(code)` → `ERROR_STATUS[code]`; field errors translated with the shared `translateFieldErrors`;
- * - Fastify's own client errors (bad JSON, body too large, wrong content type…) → their 4xx status;
+ * - Fastify's own client errors (bad JSON, wrong content type…) → their 4xx status; a body past its
+ *   limit → 413 saying the limit in bytes;
  * - anything else → 500 `{detail: 'Server Error Occured. Please Try Again !', code: 'server_error'}`,
  *   logged with its stack; a stack is never answered.
  */
@@ -31,6 +32,11 @@ export function errorAnswer(err: unknown, request: FastifyRequest): { status: nu
     return { status: err.statusCode, body, headers: err.headers };
   }
   const status = (err as FastifyError | undefined)?.statusCode;
+  if ((err as FastifyError | undefined)?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    // The body limit of the route (app.ts `bodyLimit`, or the route's own), said in bytes.
+    const max = (request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0).toLocaleString('en-US');
+    return { status: 413, body: { detail: t('errors.body_too_large', { max }), code: 'too_large' } };
+  }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const code = CLIENT_CODES[status] ?? 'validation';
     return { status, body: { detail: t(errorKey(code)), code } };

@@ -1,6 +1,8 @@
 /**
  * Session and account calls (001 7.1; docs/architecture.md 'Sign-in').
- * - POST /default/api/login            {username, password} → {user, token, refresh_token, booking?: {refresh}}
+ * - POST /default/api/login            {username, password} → {user, token, refresh_token, booking?: {refresh}};
+ *   besides the per-IP limit, failures are throttled per account (auth/sign-in-throttle.ts: 429 with
+ *   Retry-After), and every success and failure is a security event of the audit log
  * - GET  /default/api/users/account    → Profile
  * - GET  /default/api/users/whoami     → {id, refreshable} (ours: whose the session cookie is, null for
  *   nobody, and whether a refresh-token cookie came: the logout check, 000 4 Logout, and the login
@@ -25,6 +27,8 @@ import {
 } from '../../shared/constants';
 import { effectiveRole, type Profile } from '../../shared/roles';
 import { verifyPassword } from '../auth/passwords';
+import { recordSecurityEvent } from '../auth/security-events';
+import { countFailure, forgetFailures, refuseWhileThrottled } from '../auth/sign-in-throttle';
 import { requireProfile } from '../auth/authorize';
 import { HttpError } from '../http-error';
 import { accessTokenOf } from '../plugins/auth';
@@ -73,10 +77,22 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     const body = request.body as { username: string; password: string };
     const [username, password] = [body.username.trim(), body.password];
     const user = await findCredentials(db, username);
-    if (!user) throw new HttpError('unknown_username');
-    if (!(await verifyPassword(password, user.password_hash))) throw new HttpError('invalid_credentials');
+    const event = { userId: user?.id ?? null, ip: request.ip, detail: user ? undefined : { username: username.slice(0, 150) } };
+    try {
+      await refuseWhileThrottled(db, username);
+    } catch (err) {
+      await recordSecurityEvent(db, { ...event, action: 'sign_in_throttled' });
+      throw err;
+    }
+    if (!user || !(await verifyPassword(password, user.password_hash))) {
+      const failures = await countFailure(db, username);
+      await recordSecurityEvent(db, { ...event, action: 'sign_in_failed', detail: { ...event.detail, failures } });
+      throw new HttpError(user ? 'invalid_credentials' : 'unknown_username');
+    }
     const profile = await loadProfile(db, user.id);
     if (!profile) throw new HttpError('unknown_username');
+    await forgetFailures(db, username);
+    await recordSecurityEvent(db, { ...event, action: 'sign_in' });
     const refresh = await tokens.issueRefresh(user.id);
     const token = await tokens.signAccess(user.id, refresh.family);
     setSessionCookies(request, reply, token, refresh.token);

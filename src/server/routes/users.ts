@@ -43,6 +43,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { authorize, requireProfile } from '../auth/authorize';
 import { hashPassword, verifyPassword } from '../auth/passwords';
+import { recordAccountChanges, recordSecurityEvent } from '../auth/security-events';
 import { HttpError } from '../http-error';
 import { findCity, listCities } from '../repositories/city-repository';
 import * as users from '../repositories/user-repository';
@@ -144,6 +145,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
     );
     if (password) for (const family of await users.liveFamilies(db, target.id)) await tokens.revokeFamily(family);
     await users.auditUser(db, caller.id, city.name, 'update', target.id);
+    await recordAccountChanges(request, { target, by: caller.id, city: city.name, password: !!password, permission: m.permission, cityIds: assignCityIds });
     return profileAnswer(request, target.id);
   });
 
@@ -231,6 +233,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
     if (!(await verifyPassword(old!, (await users.findPasswordHash(db, profile.id)) ?? ''))) throwIfFieldErrors({ old: [{ key: 'users.validation.oldPasswordWrong', params: { field: 'old' } }] });
     await users.updateUser(db, profile.id, { passwordHash: await hashPassword(next!) });
     for (const family of await users.liveFamilies(db, profile.id)) if (family !== request.tokenFamily) await tokens.revokeFamily(family);
+    await recordSecurityEvent(db, { action: 'password_change', userId: profile.id, ip: request.ip });
     return detail(request, 'users.detail.passwordChanged');
   });
 
@@ -342,6 +345,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
     await users.updateUser(db, spent!.userId, { passwordHash: await hashPassword(password!) });
     for (const family of await users.liveFamilies(db, spent!.userId)) await tokens.revokeFamily(family);
     await users.auditUser(db, null, null, 'reset_password', spent!.userId);
+    await recordSecurityEvent(db, { action: 'password_reset', userId: spent!.userId, ip: request.ip });
     return detail(request, 'users.detail.passwordChanged');
   });
 

@@ -11,6 +11,7 @@
  * list's parameters (search, list filters, e.g. platform, status, user_name of 001 7.8), `limit`
  * (default 100, at most 1000) and `offset` over the rows of `content` (main measure descending).
  */
+import { clampPage } from '../../shared/list-query';
 import type { ActionDef, ResourceDef } from '../../shared/registry';
 import { statisticOf, type DimensionDef, type StatisticDef } from '../../shared/statistics';
 import { authorize, ownedRowsFor } from '../auth/authorize';
@@ -111,7 +112,8 @@ export function statisticCallHandler(db: Database, def: ResourceDef, action: Act
     }
     const query = { start_date: start_date as string | undefined, end_date: end_date as string | undefined, by: null, filters, list };
     rangeOf(query);
-    const page = { limit: Number(limit ?? 100), offset: Number(offset ?? 0) };
+    // The list codec's page rule (a value that is no small whole number takes the default), 100 rows by default.
+    const page = clampPage(limit, offset, 100);
     const match: Match = { where: counted.api.list.where, exclude: counted.api.list.exclude, owner, parent };
     const result = await aggregateTotals(db, stat, storageCity(counted, c.named), { ...query, group: group ?? undefined }, match, page, resources);
     return {

@@ -48,6 +48,15 @@ describe('error answers', () => {
     expect(r.json().code).toBe('validation');
   });
 
+  it('answers a body past its limit with 413 saying the limit, in the request\'s language', async () => {
+    const payload = JSON.stringify({ username: 'x'.repeat(1_100_000), password: 'y' });
+    const ja = await t.app.inject({ method: 'POST', url: '/default/api/login', headers: { 'content-type': 'application/json' }, payload });
+    expect(ja.statusCode).toBe(413);
+    expect(ja.json()).toEqual({ detail: '送信内容が大きすぎます。1,048,576バイトまでです。', code: 'too_large' });
+    const en = await t.app.inject({ method: 'POST', url: '/default/api/login', headers: { 'content-type': 'application/json', 'accept-language': 'en' }, payload });
+    expect(en.json().detail).toBe('The request is too large: at most 1,048,576 bytes.');
+  });
+
   it('rate-limits login per IP (429 rate_limited)', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -1,0 +1,60 @@
+/**
+ * Security events in the audit log (docs/architecture.md 'Sign-in'): a row of `audit_log` with
+ * `resource = 'security'`, the event as `action`, the user it concerns (null when a username names
+ * nobody), the client's IP when there is a request, and the event's details as JSON.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Queryable } from '../db/database';
+import type { UserFacts } from '../repositories/user-repository';
+
+/** The security events written to the audit log. */
+export type SecurityAction =
+  | 'sign_in'
+  | 'sign_in_failed'
+  | 'sign_in_throttled'
+  | 'password_change'
+  | 'password_reset'
+  | 'role_change'
+  | 'city_change'
+  | 'refresh_token_reuse';
+
+/** One security event: who it concerns, from where, and its details (kept as given, JSON). */
+export interface SecurityEvent {
+  action: SecurityAction;
+  /** The user it concerns; null for a username that names nobody. */
+  userId: number | null;
+  /** Whose request it was when not the user's own (an Administrator changing a role). */
+  actorId?: number | null;
+  ip?: string | null;
+  city?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+/** Writes a security event in `tx` (the transaction of the change it records, when there is one). */
+export async function recordSecurityEvent(tx: Queryable, event: SecurityEvent): Promise<void> {
+  const detail = { ...(event.actorId != null && event.actorId !== event.userId ? { by: event.actorId } : {}), ...event.detail };
+  await tx.query(
+    "INSERT INTO audit_log (user_id, city, resource, action, record_id, ip, detail) VALUES ($1, $2, 'security', $3, $4, $5, $6)",
+    [event.userId, event.city ?? null, event.action, event.userId, event.ip ?? null, Object.keys(detail).length > 0 ? JSON.stringify(detail) : null],
+  );
+}
+
+/**
+ * The security events of a change of user `target` made by user `by` (PUT users/{id}, 001 7.2):
+ * a new password, a new role (`permission`, before and after), new cities (ids, before and after).
+ * Fields left out of the change (undefined) are no event.
+ */
+export async function recordAccountChanges(
+  request: FastifyRequest,
+  change: { target: UserFacts; by: number; city: string; password: boolean; permission?: string; cityIds?: number[] },
+): Promise<void> {
+  const { db } = request.server;
+  const base = { userId: change.target.id, actorId: change.by, ip: request.ip, city: change.city };
+  if (change.password) await recordSecurityEvent(db, { ...base, action: 'password_change' });
+  if (change.permission !== undefined && change.permission !== change.target.permission) {
+    await recordSecurityEvent(db, { ...base, action: 'role_change', detail: { from: change.target.permission, to: change.permission } });
+  }
+  const before = [...change.target.assign_city].sort((a, b) => a - b);
+  const after = change.cityIds && [...new Set(change.cityIds)].sort((a, b) => a - b);
+  if (after && after.join() !== before.join()) await recordSecurityEvent(db, { ...base, action: 'city_change', detail: { from: before, to: after } });
+}
