@@ -1,10 +1,12 @@
 /**
  * Housekeeping jobs of the one job runner (docs/architecture.md 'Jobs'): fresh planner statistics of a
  * resource table after a large load (`ANALYZE`; PGlite runs no autovacuum, PostgreSQL's would come
- * later), queued by the load itself so its own end is not held up by them.
+ * later), queued by the load itself so its own end is not held up by them; and an hourly run that
+ * prunes expired tokens and vacuums PGlite's tables.
  */
 import type { ResourceDef } from '../../shared/registry';
-import type { Database } from '../db/database';
+import type { Database, Queryable } from '../db/database';
+import { FORGET_AFTER_S } from '../auth/sign-in-throttle';
 import { tableName } from '../db/resource-tables';
 import type { JobKind } from './job-runner';
 
@@ -31,4 +33,88 @@ export function analyzeJob(db: Database, resources: ReadonlyMap<string, Resource
       if (def) await db.exec(`ANALYZE ${tableName(def)}`);
     },
   };
+}
+
+/** The kind of the periodic housekeeping job; payload `{}`. */
+export const HOUSEKEEPING_JOB = 'housekeeping';
+
+/** Time between two housekeeping runs, and from a start to the first one, ms. */
+export const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
+export const HOUSEKEEPING_FIRST_MS = 60 * 1000;
+
+/** Rows one short delete transaction removes. */
+const PRUNE_BATCH = 1000;
+
+/** What one housekeeping run removed, for the log and the tests. */
+export interface HousekeepingResult {
+  refreshTokens: number;
+  userTokens: number;
+  signInFailures: number;
+  vacuumed: number;
+}
+
+/**
+ * One housekeeping run (docs/architecture.md 'Jobs'): deletes expired refresh tokens (an expired
+ * token can be neither used nor reused: its row only counts against the table), one-time user tokens
+ * a day past their end (until then a link still says it expired) and forgotten sign-in failures, in transactions of at most 1,000 rows; on PGlite,
+ * which runs no autovacuum, `VACUUM (ANALYZE)` of every table one statement at a time, so requests
+ * are answered between two (`between` is called after each unit of work: the job's checkpoint).
+ */
+export async function keepHouse(db: Database, between: () => Promise<void> = async () => {}): Promise<HousekeepingResult> {
+  const prune = async (sql: string): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const n = (await db.query(sql, [PRUNE_BATCH])).length;
+      total += n;
+      await between();
+      if (n < PRUNE_BATCH) return total;
+    }
+  };
+  const result: HousekeepingResult = {
+    refreshTokens: await prune('DELETE FROM refresh_tokens WHERE id IN (SELECT id FROM refresh_tokens WHERE expires_at < now() LIMIT $1) RETURNING 1'),
+    userTokens: await prune("DELETE FROM user_tokens WHERE id IN (SELECT id FROM user_tokens WHERE expires_at < now() - interval '1 day' LIMIT $1) RETURNING 1"),
+    signInFailures: await prune(`DELETE FROM sign_in_failures WHERE username IN (SELECT username FROM sign_in_failures WHERE last_failure_at < now() - make_interval(secs => ${FORGET_AFTER_S}) LIMIT $1) RETURNING 1`),
+    vacuumed: 0,
+  };
+  if (db.kind === 'pglite') {
+    const tables = await db.query<{ name: string }>("SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename");
+    for (const { name } of tables) {
+      await db.exec(`VACUUM (ANALYZE) ${name}`);
+      result.vacuumed++;
+      await between();
+    }
+  }
+  return result;
+}
+
+/**
+ * The housekeeping job kind: `keepHouse`, then the next run queued `HOUSEKEEPING_EVERY_MS` later in
+ * the transaction that ends this one (after a success or the last failed attempt alike, so the chain
+ * never ends). `scheduleHousekeeping` queues the first one at start.
+ */
+export function housekeepingJob(db: Database, enqueue: (tx: Queryable, delayMs: number) => Promise<unknown>, log: (m: string) => void): JobKind<Record<string, never>> {
+  return {
+    kind: HOUSEKEEPING_JOB,
+    maxAttempts: 2,
+    async run({ checkpoint }) {
+      const r = await keepHouse(db, checkpoint);
+      log(`housekeeping: ${r.refreshTokens} expired refresh tokens, ${r.userTokens} one-time tokens, ${r.signInFailures} sign-in failure records removed; ${r.vacuumed} tables vacuumed`);
+    },
+    completed: (tx) => enqueue(tx, HOUSEKEEPING_EVERY_MS).then(() => undefined),
+    settled: async (tx, _job, end) => {
+      if (end !== 'retry') await enqueue(tx, HOUSEKEEPING_EVERY_MS);
+    },
+  };
+}
+
+/**
+ * Queues the first housekeeping run `HOUSEKEEPING_FIRST_MS` from now unless one is queued or running
+ * already (several processes on one PostgreSQL take turns on an advisory lock: one chain in all).
+ */
+export async function scheduleHousekeeping(db: Database, enqueue: (tx: Queryable, delayMs: number) => Promise<unknown>): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [HOUSEKEEPING_JOB]);
+    const [pending] = await tx.query("SELECT 1 FROM jobs WHERE kind = $1 AND state IN ('queued', 'running') LIMIT 1", [HOUSEKEEPING_JOB]);
+    if (!pending) await enqueue(tx, HOUSEKEEPING_FIRST_MS);
+  });
 }

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
-import { analyzeJob } from './housekeeping';
+import { analyzeJob, HOUSEKEEPING_JOB, housekeepingJob, scheduleHousekeeping } from './housekeeping';
 import { forgetWrites, undoWrites } from './job-writes';
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -308,7 +308,12 @@ declare module 'fastify' {
 export function registerJobs(app: FastifyInstance, db: Database, resources: ReadonlyMap<string, ResourceDef>, options: Partial<RunnerOptions> = {}): void {
   const jobs = new JobRunner(db, resources, { log: (m) => app.log.error(m), ...options });
   jobs.define(analyzeJob(db, resources));
+  const enqueueHousekeeping = (tx: Queryable, delayMs: number) => jobs.enqueue(tx, HOUSEKEEPING_JOB, {}, { delayMs });
+  jobs.define(housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m)));
   app.decorate('jobs', jobs);
-  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onReady', async () => {
+    await scheduleHousekeeping(db, enqueueHousekeeping);
+    jobs.start();
+  });
   app.addHook('preClose', async () => jobs.stop());
 }

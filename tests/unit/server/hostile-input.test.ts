@@ -55,7 +55,7 @@ async function writeSignature(): Promise<string> {
     `SELECT (SELECT coalesce(max(id), 0) FROM audit_log) AS audit,
             (SELECT coalesce(sum(n), 0) FROM resource_counts) AS rows,
             (SELECT count(*) FROM users) AS users,
-            (SELECT count(*) FROM jobs) AS jobs`,
+            (SELECT count(*) FROM jobs WHERE kind <> 'housekeeping') AS jobs`,
   );
   return JSON.stringify(row);
 }

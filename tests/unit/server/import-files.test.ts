@@ -37,7 +37,7 @@ async function stored(): Promise<number[]> {
   return [
     await count(`SELECT count(*)::int AS n FROM r_csv_import WHERE city = 'kobe'`),
     await count(`SELECT count(*)::int AS n FROM r_advertisement WHERE city = 'kobe'`),
-    await count(`SELECT count(*)::int AS n FROM jobs`),
+    await count(`SELECT count(*)::int AS n FROM jobs WHERE kind <> 'housekeeping'`),
   ];
 }
 

@@ -144,7 +144,7 @@ describe('a kill of the server during an import', () => {
         level: 'error',
         message: 'インポート中にサーバーが停止したため、書き込んだ内容をすべて元に戻しました。',
       });
-      expect(await db.query(`SELECT state FROM jobs`)).toEqual([{ state: 'failed' }]);
+      expect(await db.query(`SELECT state FROM jobs WHERE kind = 'csv_import'`)).toEqual([{ state: 'failed' }]);
     } finally {
       await app.close();
       if (pg) await pg.cleanup();
