@@ -2,10 +2,11 @@
  * PGlite (PostgreSQL in WASM) as the default database (docs/architecture.md 'Storage'). PGlite allows one process
  * per directory, so the directory is locked with proper-lockfile while it is open: a second process
  * fails at once with `DataDirLockedError`. Layout: `<dataDir>/pglite/` holds the database,
- * `<dataDir>/pglite.lock` the lock.
+ * `<dataDir>/pglite.lock` the lock, `<dataDir>/pglite.owner` the process holding it.
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -13,8 +14,13 @@ import lockfile from 'proper-lockfile';
 import type { Database, OpenOptions, Queryable } from './database';
 import { readTemplate, saveTemplate } from './pglite-template';
 
-/** How long a lock of a crashed process blocks the directory, in ms (proper-lockfile refreshes it every half of that). */
-const LOCK_STALE_MS = 20_000;
+/**
+ * How long a lock without a refresh blocks the directory, in ms (proper-lockfile refreshes it every
+ * half of that). A lock of a dead process of this machine is taken over at once (`lockDataDir`), so
+ * this only matters for a holder on another machine, and must outlast a long stall of a live holder's
+ * event loop (a heavy WASM query on a loaded machine).
+ */
+const LOCK_STALE_MS = 120_000;
 
 /**
  * PostgreSQL settings of PGlite beyond its own defaults. Its page cache (shared_buffers, 128 MB by
@@ -30,7 +36,7 @@ export class DataDirLockedError extends Error {
     super(
       `The data directory ${dir} is in use by another server process (lock ${lockPath}). ` +
         'Stop that process or set DATA_DIR to another directory. ' +
-        `If no other process runs (it crashed), the lock goes stale within ${LOCK_STALE_MS / 1000} s.`,
+        `A lock left by a process of this machine that no longer runs is taken over at once; one of another machine goes stale within ${LOCK_STALE_MS / 1000} s.`,
     );
     this.name = 'DataDirLockedError';
   }
@@ -48,15 +54,30 @@ function wrap(target: PGlite | Transaction): Queryable {
   };
 }
 
+/** Whether process `pid` of this machine runs (a signal 0 reaches it, or it is another user's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Takes the lock of `dir` (created when missing). Resolves to its release function.
- * Errors: `DataDirLockedError` when another live process holds it.
+ * Takes the lock of `dir` (created when missing) and writes its owner (`<dir>/pglite.owner`: pid and
+ * host). Resolves to its release function. A lock whose owner was a process of this machine that no
+ * longer runs (killed, crashed) is taken over at once, so a restart after `kill -9` needs no hand
+ * and no wait; a lock of a live process, or of another machine (a shared volume), is refused until
+ * proper-lockfile finds it stale (`LOCK_STALE_MS` without a refresh).
+ * Errors: `DataDirLockedError`; file system errors.
  */
 export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   await mkdir(dir, { recursive: true });
   const lockPath = join(dir, 'pglite.lock');
-  try {
-    return await lockfile.lock(dir, {
+  const ownerPath = join(dir, 'pglite.owner');
+  const take = () =>
+    lockfile.lock(dir, {
       lockfilePath: lockPath,
       stale: LOCK_STALE_MS,
       retries: 0,
@@ -65,10 +86,28 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
       // the default reaction throws from a timer and kills the server. Warn instead.
       onCompromised: (err) => console.warn(`warning: data directory lock compromised: ${err.message}`),
     });
+  let release: () => Promise<void>;
+  try {
+    release = await take();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dir, lockPath);
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    const owner = await readFile(ownerPath, 'utf8').then((t) => JSON.parse(t) as { pid?: number; host?: string }, () => null);
+    const dead = owner !== null && owner.host === hostname() && typeof owner.pid === 'number' && owner.pid !== process.pid && !alive(owner.pid);
+    if (!dead) throw new DataDirLockedError(dir, lockPath);
+    console.warn(`data directory ${dir}: the lock of process ${owner!.pid}, which no longer runs, is taken over`);
+    await rm(lockPath, { recursive: true, force: true });
+    try {
+      release = await take();
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dir, lockPath);
+      throw again;
+    }
   }
+  await writeFile(ownerPath, JSON.stringify({ pid: process.pid, host: hostname() }));
+  return async () => {
+    await rm(ownerPath, { force: true });
+    await release();
+  };
 }
 
 /**

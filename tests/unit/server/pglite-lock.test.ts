@@ -1,6 +1,7 @@
 // PGlite allows one process per data directory (docs/architecture.md 'Storage'): a second process is refused
-// with a clear message while the first holds it, and may open it once the first has closed.
-import { spawnSync } from 'node:child_process';
+// with a clear message while the first holds it, and may open it once the first has closed, or at once
+// when the first was killed (kill -9 leaves its lock behind).
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,5 +38,29 @@ describe('PGlite data directory lock', () => {
     const again = await openPglite(dir, { handleSignals: false });
     expect(await again.query('SELECT v FROM kept')).toEqual([{ v: 'あ' }]);
     await again.close();
-  });
+  }, 120_000);
+
+  it('takes over at once the lock of a process killed with SIGKILL, with every committed row', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pglite-lock-'));
+    dirs.push(dir);
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, dir, 'hold'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('holding') && resolve());
+      child.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    const started = Date.now();
+    const db = await openPglite(dir, { handleSignals: false });
+    try {
+      // Well before the 20 s after which proper-lockfile would call the lock stale.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(await db.query('SELECT v FROM held')).toEqual([{ v: 'committed before the kill' }]);
+      // A live holder is still refused.
+      expect(openInChild(dir).status).toBe(3);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
 });
