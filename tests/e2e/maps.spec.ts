@@ -30,7 +30,7 @@ function watch(page: Page): { foreign: string[]; errors: string[]; scripts: stri
     if (m.type() !== 'error') return;
     if (/Failed to load resource: the server responded with a status of 404/.test(m.text()) && m.location().url.includes(COUNT_PATH)) return;
     // The demo shops' placeholder photos (placehold.jp), refused by the policy: seed data, not the maps.
-    if (/Refused to load the image 'https:\/\/placehold\.jp\//.test(m.text())) return;
+    if (/(Refused to load|Loading) the image 'https:\/\/placehold\.jp\/[^']*'.*Content Security Policy/.test(m.text())) return;
     out.errors.push(`${page.url()}: ${m.text()} (${m.location().url})`);
   });
   page.on('pageerror', (e) => out.errors.push(`uncaught at ${page.url()}: ${e.message}`));
