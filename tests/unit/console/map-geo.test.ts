@@ -1,7 +1,7 @@
 // The maps' pure pieces (src/console/components/maps/geo.ts, clusters.ts): the limits of 000 5 on a
 // picked point, and the grouping of the map page's markers by zoom.
 import { describe, expect, it } from 'vitest';
-import { clampPoint, pointOf } from '../../../src/console/components/maps/geo';
+import { clampPoint, clampRadius, pointOf } from '../../../src/console/components/maps/geo';
 import { clusterIndex } from '../../../src/console/components/maps/clusters';
 
 describe('clampPoint (000 5: latitude -85…85, longitude -180…180)', () => {
@@ -33,6 +33,19 @@ describe('pointOf', () => {
     expect(pointOf(0, 180.5)).toBeNull();
     expect(pointOf(undefined, 135)).toBeNull();
     expect(pointOf('34.7', 135)).toBeNull();
+  });
+});
+
+describe('clampRadius', () => {
+  it("holds a drawn radius to the field's limits in whole metres", () => {
+    expect(clampRadius(1499.6, 1, 100_000)).toBe(1500);
+    expect(clampRadius(186_146, 1, 100_000)).toBe(100_000);
+    expect(clampRadius(0.4, 1, 100_000)).toBe(1);
+    expect(clampRadius(250)).toBe(250);
+  });
+  it('gives null for no radius', () => {
+    expect(clampRadius(0)).toBeNull();
+    expect(clampRadius(Number.NaN)).toBeNull();
   });
 });
 

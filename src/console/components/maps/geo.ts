@@ -50,3 +50,12 @@ export function pointOf(lat: unknown, lng: unknown): LatLng | null {
   if (Math.abs(lat) > LAT_LIMIT || Math.abs(lng) > LNG_LIMIT) return null;
   return { lat, lng };
 }
+
+/**
+ * A drawn circle's radius in whole metres held to the field's limits (e.g. 1…100,000 m for a
+ * notification's `radius_m`, 000 3); null for a radius that is not a positive finite number.
+ */
+export function clampRadius(metres: number, min = 1, max = Number.POSITIVE_INFINITY): number | null {
+  if (!Number.isFinite(metres) || metres <= 0) return null;
+  return Math.min(Math.max(Math.round(metres), Math.ceil(min)), Math.floor(max));
+}

@@ -2,7 +2,8 @@
  * The widget of a radius declared `x-map-area` (001 7.9 create_notification_by_map; docs/architecture.md
  * 'Maps'; field kind `map-area` of ../field-kinds): the radius input, a map where the operator draws a
  * circle (writing the centre fields and this radius) or, when the form has the declared polygon field,
- * a polygon (writing it as `[{lat, lng}, …]` and clearing the circle), and the number of people the
+ * a polygon (writing it as `[{lat, lng}, …]` and clearing the circle); a radius drawn past the field's
+ * `maximum` is held to it. Below, the number of people the
  * push would reach. Shown only while `when.field` has `when.value` (the notification's type `map`).
  * The count is `POST /{city}/api/notification/recipient-count/` with the form's values, asked 600 ms
  * after the last change; while it is unknown, or when the call fails, the figure is a neutral "—".
@@ -14,7 +15,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Flex, Statistic } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
 import { request } from '../../providers/http';
-import { pointOf, type LatLng } from '../../components/maps/geo';
+import { clampRadius, pointOf, type LatLng } from '../../components/maps/geo';
 import type { FormPatchContext } from '../form-context';
 
 const MapAreaMap = lazy(() => import('../../components/maps/map-area-map'));
@@ -60,7 +61,7 @@ function polygonOf(value: unknown): LatLng[] | null {
 }
 
 export function MapAreaWidget(props: WidgetProps) {
-  const { registry, options, value, name, disabled, readonly } = props;
+  const { registry, options, value, name, disabled, readonly, schema } = props;
   const { t, i18n } = useTranslation();
   const { city = '' } = useParams();
   const UpDown = registry.widgets.UpDownWidget;
@@ -90,7 +91,7 @@ export function MapAreaWidget(props: WidgetProps) {
           disabled={disabled || readonly}
           lang={i18n.language}
           label={t('maps.area.label')}
-          onCircle={(c) => ctx!.patch({ [area.lat]: c.lat, [area.lng]: c.lng, [name]: c.radius, ...cleared })}
+          onCircle={(c) => ctx!.patch({ [area.lat]: c.lat, [area.lng]: c.lng, [name]: clampRadius(c.radius, schema.minimum, schema.maximum) ?? undefined, ...cleared })}
           onPolygon={(points) => polygonField && ctx!.patch({ [polygonField]: points, [area.lat]: undefined, [area.lng]: undefined, [name]: undefined })}
         />
       </Suspense>
