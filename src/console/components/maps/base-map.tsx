@@ -1,7 +1,8 @@
 /**
  * The one Leaflet map of the console's map views (docs/architecture.md 'Maps'), in a lazy chunk with
  * Leaflet and its CSS: never on the login or list pages. It always draws the offline basemap, the
- * prefectures of Japan (./japan-prefectures.json, from Global Map Japan, see README 'Maps'), fetched
+ * prefectures of Japan (./japan-prefectures.json, Global Map Japan of GSI, credited in the map's
+ * attribution; README 'Maps'), fetched
  * as a hashed, compressed file of the build when a map first opens; over it the tile layer of the
  * server's settings (MAP_TILE_URL, MAP_TILE_ATTRIBUTION; none when empty). Tiles are asked for with
  * a Referer (`strict-origin-when-cross-origin`, as OpenStreetMap's tile policy wants), although the
@@ -32,6 +33,9 @@ export function useMapSettings(): MapSettings | undefined {
 
 const BASEMAP_STYLE = { color: '#7a8a99', weight: 1, fillColor: '#eef2e6', fillOpacity: 1 };
 
+/** The basemap's source as its terms ask (README 'Maps'). */
+const BASEMAP_CREDIT = '出典：地球地図日本（国土地理院）';
+
 function Basemap() {
   const [data, setData] = useState<GeoJsonObject | null>(null);
   useEffect(() => {
@@ -41,7 +45,7 @@ function Basemap() {
       live = false;
     };
   }, []);
-  return data ? <GeoJSON data={data} style={BASEMAP_STYLE} interactive={false} /> : null;
+  return data ? <GeoJSON data={data} style={BASEMAP_STYLE} interactive={false} attribution={BASEMAP_CREDIT} /> : null;
 }
 
 /** Keeps the view on `center` when it changes from outside (e.g. a number typed in a form). */
