@@ -88,11 +88,12 @@ export const PAGE_SCENARIOS: PageScenario[] = [
   {
     // The map page with Leaflet (src/console/pages/maps/, components/maps/), loaded only on map routes:
     // the seven work cities' pins show it is there (the basemap is a JSON file, not counted as JS).
+    // Budget: a list's and 60 KB for Leaflet, react-leaflet, supercluster and the page.
     name: 'map',
     path: `/${BENCH_USER.city}/map`,
     signedIn: true,
     ready: { selector: '.console-map .leaflet-marker-icon', count: 7 },
-    jsBudgetBytes: 550 * KB,
+    jsBudgetBytes: 510 * KB,
   },
 ];
 
