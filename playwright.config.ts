@@ -37,7 +37,8 @@ export default defineConfig({
   webServer: {
     command: 'npm start',
     url: `http://127.0.0.1:${PORT}/`,
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    // No tile layer: the maps draw the offline basemap alone and nothing is fetched beyond 127.0.0.1.
+    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', MAP_TILE_URL: '' },
     reuseExistingServer: false,
     timeout: 180_000,
     // The server's own lines (its start, and warnings and errors at LOG_LEVEL warn) go to the output: on CI it is all there is.

@@ -77,7 +77,8 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export async function startConsoleServer(root: string, timeoutMs = 120_000): Promise<ConsoleServer> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'city-console-bench-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOGIN_RATE_LIMIT: '0', SKIP_CONSOLE_BUILD: '1' };
+  // No map tiles: the figures are the console's own, and nothing is fetched beyond 127.0.0.1.
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOGIN_RATE_LIMIT: '0', SKIP_CONSOLE_BUILD: '1', MAP_TILE_URL: '' };
   for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CONSOLE_DIR']) delete env[name];
   const child = spawn(join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';

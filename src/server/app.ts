@@ -22,6 +22,7 @@ import { registerValidation } from './plugins/validation';
 import { registerChatUnreadRoutes } from './routes/chat-unread';
 import { registerCityRoutes } from './routes/cities';
 import { registerConsoleManifestRoute } from './routes/console-manifests';
+import { registerMapSettingsRoute } from './routes/map-settings';
 import { registerFileRoutes } from './routes/files';
 import { registerNoticeStream } from './routes/notice-stream';
 import { registerListExportRoute } from './routes/list-export';
@@ -72,7 +73,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   // the client accepts, `Vary: Accept-Encoding`); the console's files are compressed at build time
   // and served as they are (plugins/console.ts), so this hook must come before them.
   await app.register(compress, { threshold: 1024 });
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, config.mapTileUrl);
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
@@ -92,6 +93,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerSessionRoutes(app, { loginRateLimit: config.loginRateLimit });
   registerCityRoutes(app);
   registerConsoleManifestRoute(app, manifests);
+  registerMapSettingsRoute(app, config);
   registerUserRoutes(app);
   registerNoticeStream(app);
   registerChatUnreadRoutes(app);

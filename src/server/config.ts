@@ -32,6 +32,23 @@ export interface Config {
   authCacheMs: number;
   /** pino log level (LOG_LEVEL, default `warn`; requests are logged at `info`). */
   logLevel: string;
+  /**
+   * The maps' tile layer, a Leaflet URL template with `{z}`, `{x}`, `{y}` (and optionally `{s}`, `{r}`)
+   * over http(s) (MAP_TILE_URL, default OpenStreetMap's standard tiles); null (set empty): no tile
+   * layer, the offline basemap alone (docs/architecture.md 'Maps').
+   */
+  mapTileUrl: string | null;
+  /** The tile layer's credit shown on the map (MAP_TILE_ATTRIBUTION, default `© OpenStreetMap contributors`). */
+  mapTileAttribution: string;
+}
+
+/** OpenStreetMap's standard tiles and their credit: the default tile layer of the maps. */
+export const DEFAULT_MAP_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+export const DEFAULT_MAP_TILE_ATTRIBUTION = '© OpenStreetMap contributors';
+
+/** Whether `url` is a usable tile URL template: http(s), a host, and the `{z}`, `{x}`, `{y}` placeholders. */
+export function isTileUrl(url: string): boolean {
+  return /^https?:\/\/[^/\s]+\/\S*$/.test(url) && ['{z}', '{x}', '{y}'].every((p) => url.includes(p));
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -74,6 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${logLevel}: expected one of ${LOG_LEVELS.join(', ')}`);
   const rawDataDir = env.DATA_DIR?.trim() || './data';
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  const mapTileUrl = env.MAP_TILE_URL === undefined ? DEFAULT_MAP_TILE_URL : env.MAP_TILE_URL.trim() || null;
+  if (mapTileUrl && !isTileUrl(mapTileUrl)) problems.push(`MAP_TILE_URL=${mapTileUrl}: expected an http(s) URL template with {z}, {x} and {y}, or empty for none`);
+  const mapTileAttribution = env.MAP_TILE_ATTRIBUTION === undefined ? DEFAULT_MAP_TILE_ATTRIBUTION : env.MAP_TILE_ATTRIBUTION.trim();
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -89,5 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     authCacheMs,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     logLevel,
+    mapTileUrl,
+    mapTileAttribution,
   };
 }

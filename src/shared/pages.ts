@@ -1,7 +1,7 @@
 /**
  * Hand-written pages and menu icons a manifest may name (000 2.2; docs/architecture.md 'Console': hand-written pages only
  * for the dashboard, statistics, maps, chat and CSV import). `npm run check` rejects anything else.
- * Maps and chat are placeholders for now (PLACEHOLDER_PAGES): one page that says, translated, what
+ * Chat is a placeholder for now (PLACEHOLDER_PAGES): one page that says, translated, what
  * will be there. The statistics page is open to every role: what a role may see there is the read
  * permission (and own-row limits) of the resource its menu entry's `statistic` counts
  * (src/shared/statistics.ts; e.g. menu/list-purchase is the Advertiser's, 000 2.2).
@@ -20,7 +20,7 @@ export const PAGES: Record<string, Role[]> = {
 };
 
 /** Pages still shown by the placeholder page (src/console/pages/placeholder-page.tsx), texts `placeholder.<name>.*`. */
-export const PLACEHOLDER_PAGES = ['maps', 'chat'] as const;
+export const PLACEHOLDER_PAGES = ['chat'] as const;
 export type PlaceholderPage = (typeof PLACEHOLDER_PAGES)[number];
 
 /**

@@ -114,6 +114,10 @@ export interface FieldSchema {
   'x-coerce'?: 'array';
   'x-drop-null'?: boolean;
   'x-hidden-in-list'?: boolean;
+  /** On a longitude field: it and the sibling latitude field `lat` are one point, picked on a map. */
+  'x-geo-point'?: { lat: string };
+  /** On a radius in metres: the map area (circle or polygon) of a push by map and where it writes. */
+  'x-map-area'?: { lat: string; lng: string; polygon?: string; when?: { field: string; value: string } };
   items?: Record<string, unknown>;
   minimum?: number;
   maximum?: number;
@@ -258,7 +262,9 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     }
     for (const call of Object.values(def.api)) named.push(...Object.keys(call?.where ?? {}), ...Object.keys(call?.exclude ?? {}));
     for (const [k, p] of Object.entries(schema.properties)) {
-      for (const other of [p['x-after'], p['x-not-after'], p['x-gt'], p['x-gte'], p['x-lte']]) {
+      // A map area's polygon field may be absent: the area is then a circle only.
+      const area = p['x-map-area'];
+      for (const other of [p['x-after'], p['x-not-after'], p['x-gt'], p['x-gte'], p['x-lte'], p['x-geo-point']?.lat, area?.lat, area?.lng, area?.when?.field]) {
         if (other && !fields.includes(other)) throw new Error(`schemas/${schema.$id}.schema.json: field '${k}' compares with unknown field '${other}'`);
       }
       const periods = p['x-continuous'];

@@ -70,13 +70,13 @@ for (const { username, role, city } of RUNS) {
   });
 }
 
-test('a placeholder page says what will be there (the map, from the sidebar); a group opens its pages (CSV upload)', async ({ page }) => {
+test('a hand-written page opens from the sidebar (the map); a group opens its pages (CSV upload)', async ({ page }) => {
   await signInQuickly(page, 'operator', 'kobe');
   const menu = page.getByTestId('side-menu');
   await menu.getByRole('link', { name: '地図', exact: true }).click();
   await expect(page).toHaveURL(/\/kobe\/map$/);
   await expect(page.getByRole('heading', { name: '地図' })).toBeVisible();
-  await expect(page.getByText('店舗や地域の情報を地図で見られるページはここに表示されます。')).toBeVisible();
+  await expect(page.getByRole('region', { name: '勤務地と店舗の地図' })).toBeVisible();
   await menu.getByText('CSVインポート', { exact: true }).click();
   await menu.getByRole('link', { name: 'CSVアップロード', exact: true }).click();
   await expect(page).toHaveURL(/\/kobe\/import\/upload$/);

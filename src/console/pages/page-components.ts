@@ -22,7 +22,7 @@ export const PAGE_COMPONENTS: Record<keyof typeof PAGES, LazyExoticComponent<Com
   dashboard: lazy(() => import('./dashboard-page').then((m) => ({ default: m.DashboardPage }))),
   users: lazy(() => import('./users/users-page').then((m) => ({ default: m.UsersPage }))),
   statistics: lazy(() => Promise.all([import('./statistics/statistics-page'), loadPageCatalogue('statistics')]).then(([m]) => ({ default: m.StatisticsPage }))),
-  maps: placeholder('maps'),
+  maps: lazy(() => import('./maps/map-page').then((m) => ({ default: m.MapPage }))),
   chat: placeholder('chat'),
   'csv-import': lazy(() => Promise.all([import('./import/upload-page'), loadPageCatalogue('imports')]).then(([m]) => ({ default: m.ImportUploadPage }))),
   'csv-import-history': lazy(() => Promise.all([import('./import/history-page'), loadPageCatalogue('imports')]).then(([m]) => ({ default: m.ImportHistoryPage }))),

@@ -28,6 +28,8 @@ export type FieldKind =
   | 'richtext'
   | 'image-url'
   | 'object'
+  | 'geo-point'
+  | 'map-area'
   | 'text';
 
 type Items = { type?: string | string[]; enum?: unknown[]; 'x-enum-labels'?: string[]; format?: string };
@@ -68,6 +70,8 @@ export const KIND_RULES: ReadonlyArray<readonly [FieldKind, (p: FieldSchema) => 
   ['array', isArray],
   ['enum', (p) => Array.isArray(p.enum)],
   ['boolean', (p) => baseType(p) === 'boolean'],
+  ['geo-point', (p) => !!p['x-geo-point']],
+  ['map-area', (p) => !!p['x-map-area']],
   ['integer', (p) => baseType(p) === 'integer'],
   ['number', (p) => baseType(p) === 'number'],
   ['object', (p) => baseType(p) === 'object'],
@@ -108,6 +112,9 @@ export const KIND_UI: Record<FieldKind, (p: FieldSchema) => UiSchema> = {
   richtext: () => ({ 'ui:widget': 'textarea', 'ui:options': { rows: 12 } }),
   'image-url': () => ({ 'ui:placeholder': 'https://' }),
   object: () => ({}),
+  // A longitude with its sibling latitude, and a map area: the map widgets (docs/architecture.md 'Maps').
+  'geo-point': (p) => ({ 'ui:widget': 'geo-point', 'ui:options': { lat: p['x-geo-point']!.lat } }),
+  'map-area': (p) => ({ 'ui:widget': 'map-area', 'ui:options': { ...p['x-map-area']! } }),
   text: () => ({}),
 };
 

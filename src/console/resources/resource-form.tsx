@@ -14,7 +14,7 @@
  * before the page leaves, is ignored (the save button loading and disabled); Enter in a date or
  * time picker confirms the picker only (./widgets/date-widget).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useForm, useWarnAboutChange, type BaseRecord, type HttpError } from '@refinedev/core';
@@ -33,7 +33,10 @@ import { buildFormSchema, formDataOf, type FormMode } from './form-schema';
 import { localizeErrors, serverErrorSchema } from './localize-errors';
 import type { ResourceRoute } from './resource-routes';
 import { validator } from './rjsf-validator';
+import type { FormPatchContext } from './form-context';
 import { DateTimeWidget, DateWidget } from './widgets/date-widget';
+import { GeoPointWidget } from './widgets/geo-point-widget';
+import { MapAreaWidget } from './widgets/map-area-widget';
 import { RefSelectWidget } from './widgets/ref-select-widget';
 import { SwitchWidget } from './widgets/switch-widget';
 import { TagsWidget } from './widgets/tags-widget';
@@ -55,6 +58,8 @@ const widgets = {
   clock: TimeWidget,
   ref: RefSelectWidget,
   upload: UploadWidget,
+  'geo-point': GeoPointWidget,
+  'map-area': MapAreaWidget,
 };
 
 export interface ResourceFormProps {
@@ -106,6 +111,15 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const copy = useMemo(() => (mode === 'clone' && result ? cloneValues(def, result) : undefined), [def, result, mode]);
   const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : copy?.values), [def, result, mode, copy]);
   const formData = draft ?? loaded;
+  // The map widgets set several fields in one step (./form-context): a point's two coordinates.
+  const patch = useCallback(
+    (values: Record<string, unknown>) => {
+      setDraft((prev) => ({ ...(prev ?? loaded ?? {}), ...values }));
+      setWarnWhen(true);
+    },
+    [loaded, setWarnWhen],
+  );
+  const formContext = useMemo<FormPatchContext>(() => ({ formData, patch }), [formData, patch]);
   // 000 4: after a create the list shows page 1 (the list URL without paging parameters).
   const backToList = useMemo(() => onDone ?? (() => navigate(cityPath(city, route.list))), [onDone, navigate, city, route.list]);
 
@@ -164,6 +178,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
         schema={schema}
         uiSchema={uiSchema}
         formData={formData}
+        formContext={formContext}
         validator={validator}
         templates={templates}
         widgets={widgets}

@@ -9,6 +9,8 @@
  *     precompressed, cached index.html cannot carry; a style cannot run script.
  *   - `script-src 'unsafe-eval'`: the forms' validation (RJSF's ajv validator) compiles each schema
  *     to a function with `new Function`. No inline or foreign script is allowed.
+ * - `img-src` also allows the origin of the maps' tile layer (MAP_TILE_URL; a `{s}` subdomain as
+ *   `*.`), and nothing more when there is none (docs/architecture.md 'Maps').
  * - X-Content-Type-Options nosniff, Referrer-Policy no-referrer, Cross-Origin-Opener-Policy and
  *   -Resource-Policy same-origin, and helmet's other defaults.
  * - Strict-Transport-Security only on requests that came over HTTPS as a trusted proxy says
@@ -36,14 +38,28 @@ export const CSP_DIRECTIVES = {
   upgradeInsecureRequests: null,
 };
 
+/**
+ * The `img-src` source of a tile URL template (`https://{s}.tile.example.org/{z}/{x}/{y}.png` →
+ * `https://*.tile.example.org`), or null for none or a template whose host is not a plain host name.
+ */
+export function tileImageSource(tileUrl: string | null): string | null {
+  if (!tileUrl) return null;
+  const m = /^(https?):\/\/([^/]+)\//.exec(tileUrl);
+  if (!m) return null;
+  const host = m[2].replace(/^\{s\}\./, '*.');
+  return /^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(host) ? `${m[1]}://${host}` : null;
+}
+
 /** One year, in seconds: HSTS on HTTPS answers. */
 const HSTS_MAX_AGE_S = 31_536_000;
 
-/** Registers the headers; call before the routes and the console's files. */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+/** Registers the headers, images allowed from `tileUrl`'s origin too; call before the routes and the console's files. */
+export async function registerSecurityHeaders(app: FastifyInstance, tileUrl: string | null = null): Promise<void> {
+  const tiles = tileImageSource(tileUrl);
+  const directives = tiles ? { ...CSP_DIRECTIVES, imgSrc: [...CSP_DIRECTIVES.imgSrc, tiles] } : CSP_DIRECTIVES;
   await app.register(helmet, {
     global: false,
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    contentSecurityPolicy: { useDefaults: false, directives },
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
     strictTransportSecurity: false,

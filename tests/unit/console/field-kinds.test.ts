@@ -19,7 +19,7 @@ const translators = Object.fromEntries(LANGUAGES.map((l) => [l, createI18n(l)]))
 const ja = (k: string) => translators.ja.t(k);
 
 /** Widget names the form registers (resource-form.tsx) plus RJSF's own (antd theme and core). */
-const CUSTOM_WIDGETS = ['switch', 'tags', 'clock', 'ref', 'upload'];
+const CUSTOM_WIDGETS = ['switch', 'tags', 'clock', 'ref', 'upload', 'geo-point', 'map-area'];
 const RJSF_WIDGETS = ['select', 'updown', 'textarea', 'date', 'date-time', 'color', 'password', 'text', 'hidden', 'checkbox', 'radio', 'range', 'email', 'uri'];
 
 function widgetsOf(uiSchema: UiSchema): string[] {
@@ -195,5 +195,17 @@ describe('interface text only', () => {
       const { schema } = buildFormSchema(def, 'edit', ja);
       for (const p of Object.values(schema.properties as Record<string, { description?: string }>)) expect(p.description).toBeUndefined();
     }
+  });
+});
+
+describe('map field kinds (docs/architecture.md Maps)', () => {
+  it('a longitude declared x-geo-point is a geo-point field naming its latitude; a radius declared x-map-area a map-area one', () => {
+    const lng = getResource('advertisement').schema.properties.longitude;
+    expect(fieldKind(lng)).toBe('geo-point');
+    expect(KIND_UI['geo-point'](lng)).toEqual({ 'ui:widget': 'geo-point', 'ui:options': { lat: 'latitude' } });
+    expect(fieldKind(getResource('advertisement').schema.properties.latitude)).toBe('number');
+    const radius = getResource('notification').schema.properties.radius_m;
+    expect(fieldKind(radius)).toBe('map-area');
+    expect(KIND_UI['map-area'](radius)).toMatchObject({ 'ui:widget': 'map-area', 'ui:options': { lat: 'lat', lng: 'lng', when: { field: 'type', value: 'map' } } });
   });
 });

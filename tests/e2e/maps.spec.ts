@@ -1,0 +1,164 @@
+/**
+ * The console's maps as an Operator of kobe uses them (000 2.2 `map`, 5 map limits; 001 9 work
+ * cities and default centre; 001 7.9 create_notification_by_map): the map page shows the seven work
+ * cities and the city's shops, a shop's pin opens its page; an advertisement's coordinates are set by
+ * dragging the picker's marker, saved, and shown; in the notification form a circle drawn with the
+ * drawing tools fills the centre and radius, and the recipient count is a neutral "—" where its call
+ * is missing. No request leaves 127.0.0.1 (the tests run without a tile layer, playwright.config.ts),
+ * Leaflet never loads on the login page or a list, no console error. Screenshots go to /tmp/maps-*.png.
+ */
+import type { Request } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
+import { clickInPopup, expectNoSeriousViolation, openLogin, signInQuickly } from './helpers';
+
+const WORK_CITIES = ['明石市', '草津市', '高槻市', '豊中市', '藤沢市', '摂津市', '西宮市'];
+/** Not found until the notification engineer's route lands (001 7.9 recipient count): its 404 is expected. */
+const COUNT_PATH = '/api/notification/recipient-count/';
+
+/** Every request of `page` whose host is not 127.0.0.1, and every console error (a missing count call's 404 aside). */
+function watch(page: Page): { foreign: string[]; errors: string[]; scripts: string[] } {
+  const out = { foreign: [] as string[], errors: [] as string[], scripts: [] as string[] };
+  const foreign = (r: Request) => !['data:', 'blob:'].includes(new URL(r.url()).protocol) && new URL(r.url()).hostname !== '127.0.0.1';
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script' || r.resourceType() === 'stylesheet') out.scripts.push(new URL(r.url()).pathname);
+  });
+  // A request the page's Content-Security-Policy stopped never left (the demo shops' placeholder
+  // photos on placehold.jp are such); any other one to another host did, or tried to.
+  page.on('requestfinished', (r) => foreign(r) && out.foreign.push(r.url()));
+  page.on('requestfailed', (r) => foreign(r) && r.failure()?.errorText !== 'csp' && out.foreign.push(`${r.url()} (${r.failure()?.errorText})`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (/Failed to load resource: the server responded with a status of 404/.test(m.text()) && m.location().url.includes(COUNT_PATH)) return;
+    // The demo shops' placeholder photos (placehold.jp), refused by the policy: seed data, not the maps.
+    if (/(Refused to load|Loading) the image 'https:\/\/placehold\.jp\/[^']*'.*Content Security Policy/.test(m.text())) return;
+    out.errors.push(`${page.url()}: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => out.errors.push(`uncaught at ${page.url()}: ${e.message}`));
+  return out;
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: `/tmp/maps-${name}.png`, fullPage: true });
+}
+
+test('the map page shows the seven work cities and the shops; a shop opens its page; Leaflet stays off the login page and lists', async ({ page }) => {
+  const seen = watch(page);
+  await openLogin(page);
+  await signInQuickly(page, 'operator', 'kobe');
+  await page.goto('/kobe/advertisments');
+  await expect(page.getByRole('table')).toBeVisible();
+  expect(seen.scripts.filter((s) => /leaflet|map-page|base-map/i.test(s)), 'no map code before a map').toEqual([]);
+
+  await page.goto('/kobe/map');
+  const map = page.getByRole('region', { name: '勤務地と店舗の地図' });
+  await expect(map).toBeVisible();
+  for (const name of WORK_CITIES) await expect(map.getByRole('button', { name, exact: true })).toHaveCount(1);
+  // The offline basemap is drawn (Leaflet's SVG paths of the prefectures).
+  await expect(map.locator('path.leaflet-interactive, path').first()).toBeAttached();
+  const summary = page.getByTestId('map-summary');
+  await expect(summary).toContainText('勤務地 7 件');
+  const shops = Number(/店舗 (\d+) 件/.exec((await summary.textContent()) ?? '')?.[1]);
+  expect(shops).toBeGreaterThan(0);
+  await expect(map.locator('.map-cluster, .map-pin--shop').first()).toBeVisible();
+  await shot(page, 'page');
+  await expectNoSeriousViolation(page, 'map page');
+
+  // Clusters split as they are clicked, down to single pins; a pin opens the shop's page.
+  for (let i = 0; i < 8 && (await map.locator('.map-pin--shop').count()) === 0; i++) {
+    await map.locator('.map-cluster').first().click();
+    await page.waitForTimeout(400);
+  }
+  // Shops at the very same point stay stacked at the closest zoom: click the pin on top.
+  const box = (await map.locator('.leaflet-marker-icon:has(.map-pin--shop)').first().boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const shopName = await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.closest('.leaflet-marker-icon')?.getAttribute('title'), [x, y]);
+  expect(shopName).toBeTruthy();
+  await page.mouse.click(x, y);
+  await expect(page).toHaveURL(/\/kobe\/advertisments\/show\/\d+$/);
+  await expect(page.getByText(shopName ?? '', { exact: true }).first()).toBeVisible();
+
+  expect(seen.foreign).toEqual([]);
+  expect(seen.errors).toEqual([]);
+});
+
+test("an advertisement's coordinates are set by dragging the picker's marker, saved and shown", async ({ page }) => {
+  const seen = watch(page);
+  await signInQuickly(page, 'operator', 'kobe');
+  const list = await page.request.get('/kobe/api/operator-advertisement/?limit=100');
+  const ad = ((await list.json()).content as Array<{ id: number; latitude?: number; longitude?: number }>).find((r) => typeof r.latitude === 'number');
+  expect(ad, 'a demo shop with coordinates').toBeTruthy();
+  await page.goto(`/kobe/advertisments/edit/${ad!.id}`);
+  const lat = page.getByLabel('緯度', { exact: true });
+  const lng = page.getByLabel('経度', { exact: true });
+  await expect(lat).toHaveValue(String(ad!.latitude));
+  const picker = page.getByRole('region', { name: '位置を選ぶ地図' });
+  await picker.scrollIntoViewIfNeeded();
+  const marker = picker.getByRole('button', { name: '選んだ位置（ドラッグで移動）' });
+  await expect(marker).toBeVisible();
+  await shot(page, 'picker');
+
+  // Drag the marker down and to the right: south-east, so the latitude falls and the longitude grows.
+  const box = (await marker.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 30, { steps: 8 });
+  await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 60, { steps: 8 });
+  await page.mouse.up();
+  await expect(lat).not.toHaveValue(String(ad!.latitude));
+  const newLat = Number(await lat.inputValue());
+  const newLng = Number(await lng.inputValue());
+  expect(newLat).toBeLessThan(ad!.latitude!);
+  expect(newLng).toBeGreaterThan(ad!.longitude!);
+  // Typing a number moves the marker back into step: the map keeps it in view.
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page).toHaveURL(/\/kobe\/advertisments$/);
+
+  const stored = await (await page.request.get(`/kobe/api/advertisements/${ad!.id}/`)).json();
+  expect(stored).toMatchObject({ latitude: newLat, longitude: newLng });
+  await page.goto(`/kobe/advertisments/show/${ad!.id}`);
+  const shown = (n: number) => n.toLocaleString('ja-JP', { maximumFractionDigits: 20 });
+  await expect(page.getByText(shown(newLat), { exact: true })).toBeVisible();
+  await expect(page.getByText(shown(newLng), { exact: true })).toBeVisible();
+
+  expect(seen.foreign).toEqual([]);
+  expect(seen.errors).toEqual([]);
+});
+
+test('in the notification form a circle drawn on the map sets the centre and the radius; the count is "—" without its call', async ({ page }) => {
+  const seen = watch(page);
+  await signInQuickly(page, 'operator', 'kobe');
+  await page.goto('/kobe/notification/create');
+  await expect(page.getByRole('region', { name: '配信エリアを描く地図' })).toHaveCount(0);
+  await page.locator('.ant-select', { has: page.getByRole('combobox', { name: '配信対象' }) }).click();
+  await clickInPopup(page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^地図で範囲指定$/ }));
+  const map = page.getByRole('region', { name: '配信エリアを描く地図' });
+  await map.scrollIntoViewIfNeeded();
+  await expect(map).toBeVisible();
+  await map.locator('.leaflet-pm-icon-circle').click();
+  const box = (await map.boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await page.mouse.move(cx, cy);
+  await page.mouse.click(cx, cy);
+  await page.mouse.move(cx + 30, cy, { steps: 5 });
+  await page.mouse.move(cx + 60, cy, { steps: 5 });
+  await page.mouse.click(cx + 60, cy);
+
+  const lat = page.getByLabel('緯度', { exact: true });
+  const lng = page.getByLabel('経度', { exact: true });
+  const radius = page.getByLabel('半径（m）', { exact: true });
+  await expect(radius).not.toHaveValue('');
+  // 001 9's default centre: the circle was drawn in the middle of the view.
+  expect(Math.abs(Number(await lat.inputValue()) - 36.04)).toBeLessThan(0.5);
+  expect(Math.abs(Number(await lng.inputValue()) - 138.4)).toBeLessThan(0.5);
+  // Drawn across a view of all Japan, the circle is wider than a push may reach: held to 100,000 m (000 3 radius_m).
+  expect(Number(await radius.inputValue())).toBe(100_000);
+  await expect(map.locator('path.leaflet-interactive').last()).toBeAttached();
+  await expect(page.getByTestId('recipient-count')).toContainText('—');
+  await shot(page, 'area');
+
+  expect(seen.foreign).toEqual([]);
+  expect(seen.errors).toEqual([]);
+});
