@@ -10,7 +10,6 @@
  * import's too (Linux /proc: the peak counter reset before each phase, and samples every 20 ms).
  * Budgets: ≤ 5 s each, ≤ 100 MB RSS growth.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +19,7 @@ import pg from 'pg';
 import { CSV_IMPORT_MAX_BYTES, type DryRunAnswer, type ImportState } from '../../src/shared/csv-import';
 import { limitRow, type BudgetRow } from './budget';
 import { startLocalPostgres } from './local-postgres';
+import { bearerOf, startServer, stopServer } from './server-process';
 
 /** Budgets of the import: seconds of the check and of the import, MB of RSS growth. */
 export const IMPORT_BUDGETS = { seconds: 5, rssMb: 100 };
@@ -79,44 +79,6 @@ async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ val
   }
 }
 
-/** Starts src/server/main.ts with `env` on a free port; resolves once it serves, to its URL and process. */
-async function startServer(root: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOGIN_RATE_LIMIT: '0',
-      NODE_ENV: 'development',
-      CONSOLE_DIR: join(tmpdir(), 'city-console-no-console'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const read = (d: Buffer) => {
-      output += d.toString();
-      const m = /API and console: (http:\/\/\S+)/.exec(output);
-      if (m) resolve(m[1]);
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output.slice(-2000)}`)));
-  });
-  return { url, child };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 function post(url: string, auth: Record<string, string>, bytes: Buffer, name: string): Promise<Response> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
@@ -136,12 +98,7 @@ async function measure(root: string, label: string, env: Record<string, string>,
   const { url, child } = await startServer(root, env);
   const pid = child.pid!;
   try {
-    const login = await fetch(`${url}/default/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'operator', password: 'demo1234' }),
-    });
-    const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+    const auth = await bearerOf(url, 'operator');
     // A small check first: the routes' first use (schema compiling) is not the import's memory, nor
     // on PGlite the start of the import's pass thread (src/server/import/pass-thread.ts), which the
     // check and the import after it share.

@@ -1,0 +1,54 @@
+/**
+ * The server as `npm start` runs it, in a child process of a bench (src/server/main.ts through tsx),
+ * so its memory and its death are its own: started on a free port of 127.0.0.1 without the console
+ * build, stopped with SIGTERM (SIGKILL after 15 s) or killed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Starts src/server/main.ts with `env` on a free port; resolves once it serves, to its URL and process. */
+export async function startServer(root: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOGIN_RATE_LIMIT: '0',
+      NODE_ENV: 'development',
+      CONSOLE_DIR: join(tmpdir(), 'city-console-no-console'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const read = (d: Buffer) => {
+      output += d.toString();
+      const m = /API and console: (http:\/\/\S+)/.exec(output);
+      if (m) resolve(m[1]);
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output.slice(-2000)}`)));
+  });
+  return { url, child };
+}
+
+/** Stops the server with SIGTERM (its graceful close), SIGKILL when it has not exited after 15 s. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Signs in through the API; resolves to the `Authorization` header of the session. */
+export async function bearerOf(url: string, username: string, password = 'demo1234'): Promise<Record<string, string>> {
+  const login = await fetch(`${url}/default/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  if (!login.ok) throw new Error(`login ${username}: ${login.status} ${await login.text()}`);
+  return { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+}
