@@ -32,6 +32,8 @@ export interface Config {
   authCacheMs: number;
   /** pino log level (LOG_LEVEL, default `warn`; requests are logged at `info`). */
   logLevel: string;
+  /** A Firebase service-account JSON file (FCM_CREDENTIALS): pushes go through FCM HTTP v1; null = the outbox provider (src/server/push/providers.ts). */
+  fcmCredentials: string | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -89,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     authCacheMs,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     logLevel,
+    fcmCredentials: env.FCM_CREDENTIALS?.trim() ? resolve(cwd, env.FCM_CREDENTIALS.trim()) : null,
   };
 }

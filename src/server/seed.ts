@@ -13,6 +13,7 @@ import { hashPassword } from './auth/passwords';
 import { createRecord } from './repositories/resource-repository';
 import { seedExamples } from './seed-examples';
 import { seedDemoStatistics } from './statistics/demo-data';
+import { seedDemoMembers } from './push/demo-members';
 import { createUser, type NewUser } from './repositories/user-repository';
 import { manifestCities, type Manifest } from '../shared/manifest';
 import { loadManifests } from './manifests';
@@ -109,7 +110,7 @@ function demoContent(now: number): DemoContent {
   };
 }
 
-async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>): Promise<void> {
+async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>, passwordHash: string): Promise<void> {
   for (const [name, byCity] of Object.entries(demoContent(Date.now()))) {
     const def = resources.get(name);
     // A schema with examples seeds itself (seed-examples.ts).
@@ -122,6 +123,8 @@ async function seedDemoContent(db: Database, resources: ReadonlyMap<string, Reso
   for (const p of problems) console.warn(`seed: skipped an example that breaks a rule: ${p}`);
   // 90 days of purchases, uses and clicks for the statistics and the dashboard, made from those rows.
   await seedDemoStatistics(db, resources);
+  // A few thousand app users of kobe and fukuoka to push to (push/demo-members.ts).
+  await db.transaction((tx) => seedDemoMembers(tx, passwordHash));
 }
 
 /**
@@ -152,7 +155,7 @@ export async function seed(db: Database, options: { demo: boolean; resources?: R
     for (const u of users) await createUser(tx, u);
     return true;
   });
-  if (seeded && options.demo) await seedDemoContent(db, options.resources ?? registry);
+  if (seeded && options.demo) await seedDemoContent(db, options.resources ?? registry, demoHash);
   return seeded;
 }
 
