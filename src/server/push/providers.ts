@@ -83,7 +83,7 @@ export function fcmResult(r: { success: boolean; error?: { code: string } }): Pu
 
 /**
  * The FCM HTTP v1 provider over `client` (firebase-admin's Messaging, or a fake). A failure of the
- * whole call (network, credentials) makes every message of the batch `retry`.
+ * whole call (network, an unreadable credentials file) makes every message of the batch `retry`.
  */
 export function fcmProvider(client: () => Promise<MessagingClient>): PushProvider {
   return {
@@ -91,9 +91,9 @@ export function fcmProvider(client: () => Promise<MessagingClient>): PushProvide
     transactional: false,
     async send(messages) {
       if (messages.length === 0) return [];
-      const messaging = await client();
       let answer: Awaited<ReturnType<MessagingClient['sendEach']>>;
       try {
+        const messaging = await client();
         answer = await messaging.sendEach(
           messages.map((m) => ({ token: m.token, notification: { title: m.title, body: m.body, ...(m.imageUrl ? { imageUrl: m.imageUrl } : {}) }, data: m.data })),
         );
