@@ -11,7 +11,8 @@
  *   a transaction that marks it `sending` and one that records the results. A recipient is
  *   delivered when one of its devices got it; a transient error leaves it pending (attempts + 1,
  *   failed after MAX_RECIPIENT_ATTEMPTS); tokens the provider reports invalid are deleted;
- * - updates the counts after each batch and announces them (channel `push_status`, ./push-live.ts);
+ * - updates the counts on the record at most every PROGRESS_MS and when the attempt ends, and
+ *   announces them (live channel `push_status`, read by push-routes.ts's stream);
  * - throws when recipients wait for another attempt: the runner retries after its backoff.
  * When the job ends (succeeded, failed or cancelled) the status becomes `sent` (nothing failed),
  * `partial` (some delivered, some failed), `failed` (none delivered) or stays `cancelled`.
@@ -29,6 +30,8 @@ export const PUSH_JOB = 'push-delivery';
 export const BATCH_SIZE = 500;
 /** Attempts of one recipient before it is failed. */
 export const MAX_RECIPIENT_ATTEMPTS = 3;
+/** The least time between two count updates of a running delivery (ms): each one counts the recipients. */
+export const PROGRESS_MS = 1000;
 /** The live channel of push progress. */
 export const PUSH_CHANNEL = 'push_status';
 
@@ -140,6 +143,12 @@ export function pushJob(db: Database, def: ResourceDef, provider: PushProvider):
           [p.notification_id, after],
         );
       let after = 0;
+      let shown = Date.now();
+      const progress = async (tx: Queryable) => {
+        if (Date.now() - shown < PROGRESS_MS) return;
+        shown = Date.now();
+        await storeProgress(tx, def, p);
+      };
       for (;;) {
         await checkpoint();
         const sent = await db.transaction(async (tx) => {
@@ -154,7 +163,7 @@ export function pushJob(db: Database, def: ResourceDef, provider: PushProvider):
             return { batch, messages };
           }
           await applyOutcomes(tx, p.notification_id, outcomes(batch, messages, await provider.send(messages, tx)));
-          await storeProgress(tx, def, p);
+          await progress(tx);
           return { batch, messages, done: true };
         });
         if (!sent) break;
@@ -163,7 +172,7 @@ export function pushJob(db: Database, def: ResourceDef, provider: PushProvider):
         const results = await provider.send(sent.messages);
         await db.transaction(async (tx) => {
           await applyOutcomes(tx, p.notification_id, outcomes(sent.batch, sent.messages, results));
-          await storeProgress(tx, def, p);
+          await progress(tx);
         });
       }
       const [{ n: waiting }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM push_recipients WHERE notification_id = $1 AND state = 'pending'`, [
@@ -173,7 +182,8 @@ export function pushJob(db: Database, def: ResourceDef, provider: PushProvider):
     },
     completed: (tx, job) => finish(tx, job.payload),
     async settled(tx, job, end) {
-      if (end === 'retry') return;
+      // Stopped for a retry: the counts as they are, the status stays `sending`.
+      if (end === 'retry') return storeProgress(tx, def, job.payload);
       // The job gave up or was cancelled: the recipients still waiting are failed.
       await tx.query(`UPDATE push_recipients SET state = 'failed', error = coalesce(error, $2), updated_at = now() WHERE notification_id = $1 AND state = 'pending'`, [
         job.payload.notification_id,

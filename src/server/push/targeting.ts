@@ -15,7 +15,8 @@
  * `advertisements`; `passport` members with a purchased passport. The conditions (`age_min`,
  * `age_max`: age = the current Tokyo year − birth year, both bounds included; `gender`;
  * `municipalities`: home municipality codes; `pass_types`: holders of a purchased pass of those
- * types; `genres`: members who favourited a shop of those genres) narrow every mode but `users`.
+ * types; `genres`: members who favourited a shop of those genres) select in mode `condition` and
+ * narrow mode `map`; the other modes ignore them.
  */
 import type { ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
@@ -191,7 +192,7 @@ export function recipientSql(t: Targeting, city: TargetCity, params: unknown[]):
     where.push(`u.username IN (${namesOf(city, 'favorite_ad', `(d.data->>'advertisement')::bigint = ANY(${ads}::bigint[])`)})`);
   }
   if (t.type === 'passport') where.push(`u.username IN (${namesOf(city, 'passport_transaction', `d.data->>'status' = 'purchased'`)})`);
-  where.push(...conditionSql(t, city, params));
+  if (t.type === 'condition' || t.type === 'map') where.push(...conditionSql(t, city, params));
   return `SELECT u.id FROM users u WHERE ${where.join(' AND ')}`;
 }
 

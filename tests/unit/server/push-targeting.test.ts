@@ -97,6 +97,8 @@ const SQUARE = [
 describe('targeting', () => {
   it('all: the members of the city, not its staff nor other cities', async () => {
     expect(await reach({ type: 'all' })).toEqual({ names: MEMBERS, count: 6 });
+    // the conditions belong to the condition and map modes
+    expect(await reach({ type: 'all', gender: 'other', age_min: 99 })).toEqual({ names: MEMBERS, count: 6 });
   });
 
   it('map circle on the home point: 999 m in, 1001 m out', async () => {
