@@ -58,7 +58,7 @@ export async function seedDemoMembers(tx: Queryable, passwordHash: string): Prom
      )
      INSERT INTO users (username, password_hash, email, name, permission, assign_city, email_verified,
                         birth_year, gender, home_municipality, home_point, last_point, last_located_at)
-     SELECT ($7::text[])[1 + m.k % ${SURNAMES.length}] || '_' || lpad(m.k::text, 3, '0'), $2, '', '会員' || m.k, 'Member',
+     SELECT ($7::text[])[1 + m.k % ${SURNAMES.length}] || '_' || CASE WHEN m.k < 1000 THEN lpad(m.k::text, 3, '0') ELSE m.k::text END, $2, '', '会員' || m.k, 'Member',
             CASE WHEN m.city = 'kobe' AND m.k <= $8::int THEN ARRAY[$5::int, $6::int] WHEN m.city = 'kobe' THEN ARRAY[$5::int] ELSE ARRAY[$6::int] END, true,
             1940 + floor(m.r1 * 66)::int,
             CASE WHEN m.r2 < 0.48 THEN 'male' WHEN m.r2 < 0.97 THEN 'female' ELSE 'other' END,
