@@ -48,14 +48,14 @@ export async function seedDemoMembers(tx: Queryable, passwordHash: string): Prom
   if (kobe === undefined || fukuoka === undefined) return 0;
   await tx.query('SELECT setseed(0.1414)');
   const wards = JSON.stringify(WARDS.map(([city, code, lat, lng]) => ({ city, code, lat, lng })));
-  const rows = await tx.query<{ id: number }>(
+  const [{ n }] = await tx.query<{ n: number }>(
     `WITH w AS (
        SELECT city, code, lat, lng, (row_number() OVER (PARTITION BY city ORDER BY code))::int - 1 AS i, count(*) OVER (PARTITION BY city)::int AS n
        FROM jsonb_to_recordset($1::jsonb) AS x(city text, code text, lat float8, lng float8)
      ), m AS (
        SELECT k, CASE WHEN k <= $3::int THEN 'kobe' ELSE 'fukuoka' END AS city, random() AS r1, random() AS r2, random() AS r3, random() AS r4
        FROM generate_series(1, $3::int + $4::int) AS k
-     )
+     ), made AS (
      INSERT INTO users (username, password_hash, email, name, permission, assign_city, email_verified,
                         birth_year, gender, home_municipality, home_point, last_point, last_located_at)
      SELECT ($7::text[])[1 + m.k % ${SURNAMES.length}] || '_' || CASE WHEN m.k < 1000 THEN lpad(m.k::text, 3, '0') ELSE m.k::text END, $2, '', '会員' || m.k, 'Member',
@@ -68,14 +68,14 @@ export async function seedDemoMembers(tx: Queryable, passwordHash: string): Prom
             CASE WHEN m.r1 < 0.7 THEN now() - make_interval(secs => m.r2 * 60 * 86400) END
      FROM m JOIN w ON w.city = m.city AND w.i = m.k % w.n
      ON CONFLICT (username) DO NOTHING
-     RETURNING id`,
+     RETURNING id
+     ), devices AS (
+       INSERT INTO member_devices (user_id, installation_id, token, platform)
+       SELECT id, 'demo-' || id, 'demo-token-' || id, CASE WHEN id % 2 = 0 THEN 'ios' ELSE 'android' END FROM made WHERE random() < 0.9
+       RETURNING 1
+     )
+     SELECT count(*)::int AS n FROM made`,
     [wards, passwordHash, DEMO_MEMBERS_KOBE, DEMO_MEMBERS_FUKUOKA, kobe, fukuoka, SURNAMES, DEMO_SHARED],
   );
-  await tx.query(
-    `INSERT INTO member_devices (user_id, installation_id, token, platform)
-     SELECT id, 'demo-' || id, 'demo-token-' || id, CASE WHEN id % 2 = 0 THEN 'ios' ELSE 'android' END
-     FROM users WHERE id = ANY($1::int[]) AND random() < 0.9`,
-    [rows.map((r) => r.id)],
-  );
-  return rows.length;
+  return Number(n);
 }
