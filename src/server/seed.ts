@@ -110,7 +110,7 @@ function demoContent(now: number): DemoContent {
   };
 }
 
-async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>, passwordHash: string): Promise<void> {
+async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>): Promise<void> {
   for (const [name, byCity] of Object.entries(demoContent(Date.now()))) {
     const def = resources.get(name);
     // A schema with examples seeds itself (seed-examples.ts).
@@ -123,8 +123,6 @@ async function seedDemoContent(db: Database, resources: ReadonlyMap<string, Reso
   for (const p of problems) console.warn(`seed: skipped an example that breaks a rule: ${p}`);
   // 90 days of purchases, uses and clicks for the statistics and the dashboard, made from those rows.
   await seedDemoStatistics(db, resources);
-  // A few thousand app users of kobe and fukuoka to push to (push/demo-members.ts).
-  await db.transaction((tx) => seedDemoMembers(tx, passwordHash));
 }
 
 /**
@@ -152,10 +150,13 @@ export async function seed(db: Database, options: { demo: boolean; resources?: R
     const [again] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM cities');
     if (again.n > 0) return false;
     for (const [name, nameJa] of SEED_CITIES) await tx.query('INSERT INTO cities (name, name_ja) VALUES ($1, $2)', [name, nameJa]);
+    // A few thousand app users of kobe and fukuoka to push to (push/demo-members.ts), before the
+    // demo accounts: lists are newest first, so the accounts stay on their first page.
+    if (options.demo) await seedDemoMembers(tx, demoHash);
     for (const u of users) await createUser(tx, u);
     return true;
   });
-  if (seeded && options.demo) await seedDemoContent(db, options.resources ?? registry, demoHash);
+  if (seeded && options.demo) await seedDemoContent(db, options.resources ?? registry);
   return seeded;
 }
 
