@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- [api|web|import|statistics|crash] [<resource>]]`: prints figures beside their budgets, asserts nothing
+ * `npm run bench [-- [api|web|import|statistics|push|crash] [<resource>]]`: prints figures beside their budgets, asserts nothing
  * and exits 0 even when a figure is over budget (1 only when the bench itself cannot run).
  * - api (scripts/lib/bench-api.ts): list call latency on 100,000 rows of the resource (news by
  *   default) on a fresh PGlite, beside a bare and a naive route (autocannon, loopback).
@@ -11,6 +11,9 @@
  *   seconds, rows per second and the server's peak RSS growth.
  * - statistics (scripts/lib/bench-statistics.ts): the statistics call's p95 at 10 connections over
  *   1,000,000 purchase_transaction rows on PGlite (and PostgreSQL with DATABASE_URL).
+ * - push (scripts/lib/bench-push.ts): 100,000 members; a push to all resolved and queued, its
+ *   deliveries per second through the outbox provider, and the by-map count's p95 (polygon of 50
+ *   vertices) on PGlite (and PostgreSQL with DATABASE_URL).
  * - crash (scripts/lib/bench-crash.ts): 20 × kill -9 of a server taking writes, restarted each time, on
  *   PGlite and PostgreSQL: writes acknowledged, lost (budget 0), restart times.
  * Without a part named, all of them run (api first). At the end one table: every budgeted figure, its budget
@@ -23,11 +26,12 @@ import { runApiBench } from './lib/bench-api';
 import { runCrashBench } from './lib/bench-crash';
 import { runImportBench } from './lib/bench-import';
 import { runStatisticsBench } from './lib/bench-statistics';
+import { runPushBench } from './lib/bench-push';
 import { runWebBench } from './lib/bench-web';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const PARTS = ['api', 'web', 'import', 'statistics', 'crash'];
+const PARTS = ['api', 'web', 'import', 'statistics', 'push', 'crash'];
 const parts = new Set(args.filter((a) => PARTS.includes(a)));
 const resourceName = args.find((a) => !PARTS.includes(a) && a !== 'all') ?? 'news';
 const runStatistics = parts.size === 0 || parts.has('statistics');
@@ -35,6 +39,7 @@ const runApi = parts.size === 0 || parts.has('api');
 const runWeb = parts.size === 0 || parts.has('web');
 const runImport = parts.size === 0 || parts.has('import');
 const runCrash = parts.size === 0 || parts.has('crash');
+const runPush = parts.size === 0 || parts.has('push');
 
 const started = performance.now();
 console.log(`bench: ${loadavg()[0].toFixed(1)} load average (1 min) on ${availableParallelism()} cores at the start`);
@@ -74,6 +79,15 @@ if (runStatistics) {
   } catch (err) {
     failed = true;
     console.error(`statistics bench failed: ${(err as Error).stack ?? err}`);
+  }
+}
+if (runPush) {
+  console.log('\n== push ==');
+  try {
+    rows.push(...(await runPushBench(root)));
+  } catch (err) {
+    failed = true;
+    console.error(`push bench failed: ${(err as Error).stack ?? err}`);
   }
 }
 if (runCrash) {

@@ -12,6 +12,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { HttpError } from './http-error';
 import { registerImportRoutes } from './import/import-routes';
+import { registerPushRoutes } from './push/push-routes';
 import { registerJobs, type RunnerOptions } from './jobs/job-runner';
 import { loadManifests } from './manifests';
 import { registerAuth } from './plugins/auth';
@@ -104,5 +105,6 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerStatisticRoutes(app);
   registerDashboardRoutes(app, manifests);
   await registerImportRoutes(app);
+  registerPushRoutes(app, resources);
   return app;
 }

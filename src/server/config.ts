@@ -40,6 +40,8 @@ export interface Config {
   mapTileUrl: string | null;
   /** The tile layer's credit shown on the map (MAP_TILE_ATTRIBUTION, default `© OpenStreetMap contributors`). */
   mapTileAttribution: string;
+  /** A Firebase service-account JSON file (FCM_CREDENTIALS): pushes go through FCM HTTP v1; null = the outbox provider (src/server/push/providers.ts). */
+  fcmCredentials: string | null;
 }
 
 /** OpenStreetMap's standard tiles and their credit: the default tile layer of the maps. */
@@ -111,5 +113,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel,
     mapTileUrl,
     mapTileAttribution,
+    fcmCredentials: env.FCM_CREDENTIALS?.trim() ? resolve(cwd, env.FCM_CREDENTIALS.trim()) : null,
   };
 }

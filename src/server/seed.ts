@@ -13,6 +13,7 @@ import { hashPassword } from './auth/passwords';
 import { createRecord } from './repositories/resource-repository';
 import { seedExamples } from './seed-examples';
 import { seedDemoStatistics } from './statistics/demo-data';
+import { seedDemoMembers } from './push/demo-members';
 import { createUser, type NewUser } from './repositories/user-repository';
 import { manifestCities, type Manifest } from '../shared/manifest';
 import { loadManifests } from './manifests';
@@ -149,6 +150,9 @@ export async function seed(db: Database, options: { demo: boolean; resources?: R
     const [again] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM cities');
     if (again.n > 0) return false;
     for (const [name, nameJa] of SEED_CITIES) await tx.query('INSERT INTO cities (name, name_ja) VALUES ($1, $2)', [name, nameJa]);
+    // A few thousand app users of kobe and fukuoka to push to (push/demo-members.ts), before the
+    // demo accounts: lists are newest first, so the accounts stay on their first page.
+    if (options.demo) await seedDemoMembers(tx, demoHash);
     for (const u of users) await createUser(tx, u);
     return true;
   });

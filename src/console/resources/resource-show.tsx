@@ -16,6 +16,7 @@ import { ShowBody } from './show-body';
 import { RecordActions, useRecordActionSet } from './record-actions';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
+import { isPush, PushSummary, usePushStatus } from './push-status';
 
 export function ResourceShow({ route }: { route: ResourceRoute }) {
   const def = getResource(route.resource);
@@ -25,6 +26,9 @@ export function ResourceShow({ route }: { route: ResourceRoute }) {
   const { query, result } = useOne<BaseRecord>({ resource: route.identifier, id, meta: { city }, errorNotification });
   const backToList = () => navigate(cityPath(city, route.list));
   const actionSet = useRecordActionSet(route, city, useRecordCommands(route, city), { show: false });
+  // A push's status and counts follow its delivery live (./push-status.tsx).
+  const push = isPush(def);
+  const live = usePushStatus(city, id, push);
 
   if (query.isLoading) return <Loading />;
   if (!result) return <Result status="404" subTitle={t('pages.notFound')} extra={<Button onClick={backToList}>{t('actions.list')}</Button>} />;
@@ -42,7 +46,8 @@ export function ResourceShow({ route }: { route: ResourceRoute }) {
           <RecordActions set={actionSet} id={result.id ?? id} onDeleted={backToList} record={result} />
         </Flex>
       </Flex>
-      <ShowBody def={def} record={result} city={city} />
+      {push && <PushSummary def={def} record={{ ...result, ...live }} />}
+      <ShowBody def={def} record={push ? { ...result, ...live } : result} city={city} />
     </Card>
   );
 }

@@ -214,6 +214,56 @@ const MIGRATIONS: Migration[] = [
         CREATE INDEX refresh_tokens_expires ON refresh_tokens (expires_at);
       `),
   },
+  {
+    // Push delivery (src/server/push/; 000 2.2 notification, device; 001 7.9): what targeting reads of
+    // a member (birth year, gender, home municipality code and point, last location and its time),
+    // device tokens per app installation, the delivery state of each recipient of a push and the
+    // outbox provider's record of what was sent. Points are built-in `point`s (x = longitude,
+    // y = latitude) under GiST indexes: `<@ box` and `<@ polygon` use them on PGlite and PostgreSQL
+    // alike (no PostGIS, no extension).
+    name: '0007-push',
+    up: (tx) =>
+      tx.exec(`
+        ALTER TABLE users ADD COLUMN birth_year integer CHECK (birth_year BETWEEN 1900 AND 2100);
+        ALTER TABLE users ADD COLUMN gender text CHECK (gender IN ('male', 'female', 'other'));
+        ALTER TABLE users ADD COLUMN home_municipality text;
+        ALTER TABLE users ADD COLUMN home_point point;
+        ALTER TABLE users ADD COLUMN last_point point;
+        ALTER TABLE users ADD COLUMN last_located_at timestamptz;
+        CREATE INDEX users_home_point ON users USING gist (home_point);
+        CREATE INDEX users_last_point ON users USING gist (last_point);
+        CREATE INDEX users_birth_year ON users (birth_year);
+        CREATE TABLE member_devices (
+          id bigserial PRIMARY KEY,
+          user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          installation_id text NOT NULL,
+          token text NOT NULL UNIQUE,
+          platform text NOT NULL DEFAULT 'unknown',
+          updated_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (user_id, installation_id)
+        );
+        CREATE TABLE push_recipients (
+          notification_id bigint NOT NULL,
+          city text NOT NULL,
+          user_id integer NOT NULL,
+          state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sending', 'delivered', 'failed', 'no_device')),
+          attempts integer NOT NULL DEFAULT 0,
+          error text,
+          updated_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (notification_id, user_id)
+        );
+        CREATE INDEX push_recipients_state ON push_recipients (notification_id, state, user_id);
+        CREATE TABLE push_outbox (
+          id bigserial PRIMARY KEY,
+          notification_id bigint NOT NULL,
+          user_id integer NOT NULL,
+          token text NOT NULL,
+          message jsonb NOT NULL,
+          sent_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (notification_id, user_id, token)
+        );
+      `),
+  },
 ];
 
 /** umzug storage in the `schema_migrations` table of the transaction it is given. */

@@ -1,6 +1,6 @@
 /**
- * The one job runner of long work (docs/architecture.md 'Jobs'): CSV imports now, push delivery and
- * scheduled pushes later. A job is a row of `jobs` (db/migrations.ts 0006): its kind, a JSON
+ * The one job runner of long work (docs/architecture.md 'Jobs'): CSV imports, push delivery and
+ * scheduled pushes (src/server/push/delivery.ts). A job is a row of `jobs` (db/migrations.ts 0006): its kind, a JSON
  * payload, its state (queued → running → succeeded | failed | cancelled, visible to whoever reads
  * the row), attempts and the time of the next one. It works on PGlite and on PostgreSQL alike:
  * - enqueue in the caller's transaction (the job exists exactly when the caller's write does);

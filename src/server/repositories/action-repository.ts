@@ -13,6 +13,7 @@ import type { ResourceRow } from './record-shape';
 import { audit, composeRecord, findRow, parseId, replaceData, type Actor } from './resource-repository';
 import { validateFields } from './partial-validation';
 import { checkWrite } from './write-checks';
+import { writeHooksOf } from './write-hooks';
 
 /**
  * Changes one row of a city (kinds `set` and `toggle`): `change(data)` answers the values to store
@@ -35,7 +36,8 @@ export async function changeRecord(
     const forced = change(current.data);
     const data = composeRecord(def, current.data, forced, current.data);
     await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
-    return replaceData(tx, def, city, key, data, actor, options.auditAction);
+    const row = await replaceData(tx, def, city, key, data, actor, options.auditAction);
+    return (await writeHooksOf(db, def.name)?.updated?.(tx, city, current.data, row)) ?? row;
   });
 }
 

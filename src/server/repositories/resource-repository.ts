@@ -16,6 +16,7 @@ import { listWhere, matchSql, orderSql, readListQuery, type Match } from './reco
 import { prepareInput, shapeOf, toRow, type DbRow, type ResourceRow } from './record-shape';
 import { announceCreated } from '../events/record-events';
 import { checkWrite } from './write-checks';
+import { writeHooksOf } from './write-hooks';
 
 export type { ResourceRow } from './record-shape';
 export type { Match } from './record-query';
@@ -229,7 +230,9 @@ export async function createRecord<N extends string>(db: Database, def: Resource
   const data = composeRecord(def, body, options.forced);
   return db.transaction(async (tx) => {
     if (!options.trusted) await checkWrite(tx, def, city, data, null, options.resources ?? registry, options.match?.owner);
-    return insertRecord(tx, def, city, data, actor, options.auditAction);
+    const row = await insertRecord(tx, def, city, data, actor, options.auditAction);
+    // A capability's work in the same transaction (write-hooks.ts: a notification's recipients).
+    return ((await writeHooksOf(db, def.name)?.created?.(tx, city, row as ResourceRow)) ?? row) as ResourceRow<N>;
   });
 }
 
@@ -287,7 +290,8 @@ export async function updateRecord(
     const input = options.partial && typeof body === 'object' && body !== null ? { ...current.data, ...body } : body;
     const data = composeRecord(def, input, options.forced, current.data);
     if (!options.trusted) await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
-    return replaceData(tx, def, city, key, data, actor, options.auditAction);
+    const row = await replaceData(tx, def, city, key, data, actor, options.auditAction);
+    return (await writeHooksOf(db, def.name)?.updated?.(tx, city, current.data, row)) ?? row;
   });
 }
 

@@ -689,8 +689,11 @@ export interface News {
   create_at?: string;
 }
 
+export type FieldsContentLat = number;
+export type FieldsContentLng = number;
+
 /**
- * A push notification to app users: to everyone, chosen users, users matching a condition, users in a map area, users who favourited shops, or passport members (000 3 Notification: title, body, photo_url, read, type, users; 001 7.9 list-notify, which leaves out type_display 28, and the create_* and push calls, which store a notification of the matching type; 001 9 page size 20).
+ * A push notification to app users: to everyone, chosen users, users matching a condition, users in a map area, users who favourited shops, or passport members (000 3 Notification: title, body, photo_url, read, type, users; 001 7.9 list-notify, which leaves out type_display 28, and the create_* and push calls, which store a notification of the matching type; 001 9 page size 20). Sending: src/server/push/ (targeting fields, push_status queued → sending → sent | partial | failed, or cancelled before it starts; the counts are the server's).
  */
 export interface Notification {
   id?: number;
@@ -710,10 +713,54 @@ export interface Notification {
   lat?: number;
   lng?: number;
   radius_m?: number;
+  /**
+   * @minItems 3
+   * @maxItems 100
+   */
+  polygon?: [
+    {
+      lat: FieldsContentLat;
+      lng: FieldsContentLng;
+    },
+    {
+      lat: FieldsContentLat;
+      lng: FieldsContentLng;
+    },
+    {
+      lat: FieldsContentLat;
+      lng: FieldsContentLng;
+    },
+    ...{
+      lat: FieldsContentLat;
+      lng: FieldsContentLng;
+    }[]
+  ];
+  location_source?: "home" | "last";
+  location_days?: number;
+  age_min?: number;
+  age_max?: number;
+  gender?: "male" | "female" | "other";
+  /**
+   * @maxItems 100
+   */
+  municipalities?: string[];
+  /**
+   * @maxItems 100
+   */
+  pass_types?: number[];
+  /**
+   * @maxItems 100
+   */
+  genres?: number[];
   url?: string;
   scheduled_at?: string;
-  push_status?: "queued" | "sent" | "failed";
+  push_status?: "queued" | "sending" | "sent" | "partial" | "failed" | "cancelled";
   read?: boolean;
+  recipients?: number;
+  delivered?: number;
+  failed_count?: number;
+  no_device?: number;
+  opened?: number;
   created_at?: string;
 }
 
