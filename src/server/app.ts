@@ -13,6 +13,7 @@ import type { Database } from './db/database';
 import { HttpError } from './http-error';
 import { registerImportRoutes } from './import/import-routes';
 import { registerJobs, type RunnerOptions } from './jobs/job-runner';
+import { registerOutbox } from './mail/outbox';
 import { loadManifests } from './manifests';
 import { registerAuth } from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -84,6 +85,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerErrorHandler(app);
   registerValidation(app);
   registerJobs(app, db, resources, jobs);
+  registerOutbox(app);
   await registerAuth(app, { db, config });
   await registerConsole(app, config.consoleDir);
 

@@ -32,6 +32,18 @@ export interface Config {
   authCacheMs: number;
   /** pino log level (LOG_LEVEL, default `warn`; requests are logged at `info`). */
   logLevel: string;
+  /** SMTP server of outgoing mail (SMTP_URL, `smtp://user:pass@host:port` or `smtps://…`); null = mails stay in the outbox only. */
+  smtpUrl: string | null;
+  /** Sender of outgoing mail (MAIL_FROM, default `City Console <no-reply@localhost>`). */
+  mailFrom: string;
+  /** Attempts to send one mail before it is marked failed (MAIL_MAX_ATTEMPTS, default 5). */
+  mailMaxAttempts: number;
+  /** Delay before the second attempt of a mail, doubled after each failure (MAIL_RETRY_MS, default 60,000 ms). */
+  mailRetryMs: number;
+  /** Public origin of the console the mails link to (PUBLIC_URL, default `http://<HOST>:<PORT>`), without a trailing slash. */
+  publicUrl: string;
+  /** Origin of the residents' app that QR codes link to (APP_URL, default `https://app.example.jp`), without a trailing slash. */
+  appUrl: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -74,10 +86,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${logLevel}: expected one of ${LOG_LEVELS.join(', ')}`);
   const rawDataDir = env.DATA_DIR?.trim() || './data';
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  const mailMaxAttempts = int(env, 'MAIL_MAX_ATTEMPTS', 5, 1, 100, problems);
+  const mailRetryMs = int(env, 'MAIL_RETRY_MS', 60_000, 0, 86_400_000, problems);
+  const smtpUrl = env.SMTP_URL?.trim() || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL: expected smtp://user:password@host:port or smtps://…');
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const origin = (name: string, fallback: string) => {
+    const raw = (env[name]?.trim() || fallback).replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(raw)) problems.push(`${name}: expected an http(s) origin such as https://console.example.jp`);
+    return raw;
+  };
+  const publicUrl = origin('PUBLIC_URL', `http://${host}:${port}`);
+  const appUrl = origin('APP_URL', 'https://app.example.jp');
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
-    host: env.HOST?.trim() || '127.0.0.1',
+    host,
     dataDir: rawDataDir === 'memory://' ? rawDataDir : resolve(cwd, rawDataDir),
     databaseUrl,
     databaseSchema,
@@ -89,5 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     authCacheMs,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     logLevel,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM?.trim() || 'City Console <no-reply@localhost>',
+    mailMaxAttempts,
+    mailRetryMs,
+    publicUrl,
+    appUrl,
   };
 }
