@@ -31,7 +31,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         if (refusing) return callback(Object.assign(new Error('mailbox unavailable (test)'), { responseCode: 451 }));
-        simpleParser(Buffer.concat(chunks)).then((mail) => {
+        simpleParser(Buffer.concat(chunks), { keepCidLinks: true }).then((mail) => {
           messages.push(mail);
           for (const w of waiters.splice(0)) if (messages.length >= w.n) w.resolve(messages.slice());
           else waiters.push(w);
