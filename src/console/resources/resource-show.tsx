@@ -2,7 +2,7 @@
  * The generated detail page of any resource: every schema field with its translated title and its
  * value as the list shows it (images as thumbnails with a full-screen preview, PDFs as links,
  * `x-ref` ids with the referenced row's label), with edit, delete and the record's actions where the
- * ability allows.
+ * ability allows, and the record's QR code where the schema declares a `qrcode` action (./qr-code-panel.tsx).
  */
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { errorNotification } from '../providers/error-notification';
 import { Loading } from '../components/loading';
 import { cityPath } from './city-path';
 import { ShowBody } from './show-body';
+import { QrCodePanel, qrAction } from './qr-code-panel';
 import { RecordActions, useRecordActionSet } from './record-actions';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
@@ -43,6 +44,7 @@ export function ResourceShow({ route }: { route: ResourceRoute }) {
         </Flex>
       </Flex>
       <ShowBody def={def} record={result} city={city} />
+      {qrAction(def) && <QrCodePanel def={def} city={city} id={result.id ?? id} name={String(result.name ?? result.title ?? result.id ?? id)} />}
     </Card>
   );
 }
