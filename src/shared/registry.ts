@@ -39,7 +39,7 @@ export interface ApiCall {
 }
 
 /** Kinds of non-CRUD calls, each served by one generic handler (schemas/meta/resource.schema.json). */
-export type ActionKind = 'set' | 'toggle' | 'set-all' | 'count' | 'children' | 'create-child' | 'bulk-update' | 'export' | 'sum' | 'statistic' | 'show' | 'qrcode' | 'mail-qr';
+export type ActionKind = 'set' | 'toggle' | 'set-all' | 'count' | 'children' | 'create-child' | 'bulk-update' | 'export' | 'sum' | 'statistic' | 'show' | 'qrcode' | 'mail-qr' | 'preview';
 
 /** A call of 001 7 that is not plain CRUD (approve, toggle, counts, sub-lists, exports, totals). */
 export interface ActionDef {
@@ -68,6 +68,8 @@ export interface ActionDef {
   query?: string[];
   /** Kinds `qrcode`, `mail-qr`: the app path the QR code links to, after APP_URL (`/{city}/shop/{id}`; `{<field>}` is a field of the row). */
   link?: string;
+  /** Kind `preview`: the fields of the row the app's card shows (001 7.7 coupon preview). */
+  preview?: { title: string; image?: string; shop?: string; discount?: string; start?: string; end?: string; conditions?: string[] };
 }
 
 /**
@@ -254,6 +256,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []));
     for (const a of def.actions) {
       // A statistic's groupBy is a field of its declaration's resource (checked by scripts/validate.ts).
+      if (a.preview) named.push(...(Object.values(a.preview).flat() as string[]));
       // A mail-qr action's fields are the child resource's (the parents' address and name).
       named.push(...(a.field ? [a.field] : []), ...(a.kind === 'mail-qr' ? [] : (a.fields ?? [])), ...(a.groupBy && a.kind !== 'statistic' ? [a.groupBy] : []));
       if (a.kind !== 'children' && a.kind !== 'create-child') named.push(...Object.keys(a.set ?? {}), ...Object.keys(a.where ?? {}));

@@ -70,7 +70,7 @@ describe('without SMTP_URL', () => {
     try {
       const admin = await login(t.app, 'administrator');
       await t.app.inject({ method: 'GET', url: '/request_reset_password_operator?email=operator%40example.jp', headers: { 'accept-language': 'zh' } });
-      const mail = (await until(t, admin, 'operator@example.jp', (m) => m.status === 'sent')).at(-1);
+      const mail = (await until(t, admin, 'operator@example.jp', (m) => m.status === 'sent')).at(-1)!;
       expect(mail).toMatchObject({ status: 'sent', language: 'zh', kind: 'reset_password' });
       expect(String(mail.subject)).toContain('城市管理控制台');
     } finally {
