@@ -67,3 +67,17 @@ test.describe('QR codes', () => {
     expect(file.suggestedFilename()).toBe(`advertisement-${id}-qr.png`);
   });
 });
+
+test.describe('coupon preview (001 7.7)', () => {
+  test('the coupon page shows the card a resident will see', async ({ page }) => {
+    await signInQuickly(page, 'operator', 'kobe');
+    const list = await page.request.get('/kobe/api/coupon/?limit=1');
+    const coupon = (await list.json()).content[0] as { id: number; title: string };
+    await page.goto(`/kobe/coupon/show/${coupon.id}`);
+    const card = page.getByTestId('preview-card');
+    await expect(card).toContainText(coupon.title);
+    await expect(card).toContainText(/\d{4}年\d{2}月\d{2}日〜/);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'coupon-preview-card');
+  });
+});
