@@ -1,6 +1,7 @@
 /**
  * Top-level routes (000 2.1). Open routes, no token needed: /login, /auth-redirect, /404,
- * /redirect/:path*, /add_teacher/, /mynumber, /cippoweb/autologin, the policy, terms, app usage
+ * /redirect/:path*, /add_teacher/, /mynumber, /cippoweb/autologin, /forgot-password, /reset-password,
+ * /verify-email (the account mails' pages), the policy, terms, app usage
  * instruction, app usage survey, bread FAQ and booking policy views, /401. They render without Refine,
  * so their pages load neither Refine nor its query cache. Everything else is the console behind a
  * session (./console-app.tsx, loaded lazily with Refine). The logout mismatch modal (000 4) sits above
@@ -13,7 +14,7 @@ import { logoutMismatchRaised, subscribeLogoutMismatch } from './providers/logou
 import { loadManifests } from './providers/manifests';
 import { MaintenanceGate } from './layout/maintenance-gate';
 import { Loading } from './components/loading';
-import { STATIC_VIEWS, type StaticView } from '@/shared/open-routes';
+import { ACCOUNT_PATHS, STATIC_VIEWS, type StaticView } from '@/shared/open-routes';
 import { StaticViewPage } from './pages/static-view-page';
 
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
@@ -23,6 +24,9 @@ const AuthRedirectPage = lazy(() => import('./pages/auth-redirect-page').then((m
 const RedirectPage = lazy(() => import('./pages/redirect-page').then((m) => ({ default: m.RedirectPage })));
 const AddTeacherPage = lazy(() => import('./pages/add-teacher-page').then((m) => ({ default: m.AddTeacherPage })));
 const MyNumberPage = lazy(() => import('./pages/mynumber-page').then((m) => ({ default: m.MyNumberPage })));
+const ForgotPasswordPage = lazy(() => import('./pages/account-pages').then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import('./pages/account-pages').then((m) => ({ default: m.ResetPasswordPage })));
+const VerifyEmailPage = lazy(() => import('./pages/account-pages').then((m) => ({ default: m.VerifyEmailPage })));
 const AutologinPage = lazy(() => import('./pages/autologin-page').then((m) => ({ default: m.AutologinPage })));
 const LogoutMismatchModal = lazy(() => import('./pages/logout-mismatch-modal').then((m) => ({ default: m.LogoutMismatchModal })));
 /** The logout mismatch modal, loaded (with antd's Modal) only once the auth provider raises it. */
@@ -66,6 +70,9 @@ export function AppRoutes() {
         <Route path="/add_teacher" element={<AddTeacherPage />} />
         <Route path="/mynumber" element={<MyNumberPage />} />
         <Route path="/cippoweb/autologin" element={<AutologinPage />} />
+        <Route path={ACCOUNT_PATHS.forgotPassword} element={<ForgotPasswordPage />} />
+        <Route path={ACCOUNT_PATHS.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={ACCOUNT_PATHS.verifyEmail} element={<VerifyEmailPage />} />
         {staticRoutes}
         <Route path="/401" element={<NoPermissionPage />} />
         <Route path="/404" element={<NotFoundPage />} />

@@ -14,6 +14,7 @@ import { HttpError } from './http-error';
 import { registerImportRoutes } from './import/import-routes';
 import { registerPushRoutes } from './push/push-routes';
 import { registerJobs, type RunnerOptions } from './jobs/job-runner';
+import { registerOutbox } from './mail/outbox';
 import { loadManifests } from './manifests';
 import { registerAuth } from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -86,6 +87,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerErrorHandler(app);
   registerValidation(app);
   registerJobs(app, db, resources, jobs);
+  registerOutbox(app);
   await registerAuth(app, { db, config });
   await registerConsole(app, config.consoleDir);
 

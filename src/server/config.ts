@@ -42,6 +42,18 @@ export interface Config {
   mapTileAttribution: string;
   /** A Firebase service-account JSON file (FCM_CREDENTIALS): pushes go through FCM HTTP v1; null = the outbox provider (src/server/push/providers.ts). */
   fcmCredentials: string | null;
+  /** SMTP server of outgoing mail (SMTP_URL, `smtp://user:pass@host:port` or `smtps://…`); null = mails stay in the outbox only. */
+  smtpUrl: string | null;
+  /** Sender of outgoing mail (MAIL_FROM, default `City Console <no-reply@localhost>`). */
+  mailFrom: string;
+  /** Attempts to send one mail before it is marked failed (MAIL_MAX_ATTEMPTS, default 5). */
+  mailMaxAttempts: number;
+  /** Delay before the second attempt of a mail, doubled after each failure (MAIL_RETRY_MS, default 60,000 ms). */
+  mailRetryMs: number;
+  /** Public origin of the console the mails link to (PUBLIC_URL, default `http://<HOST>:<PORT>`), without a trailing slash. */
+  publicUrl: string;
+  /** Origin of the residents' app that QR codes link to (APP_URL, default `https://app.example.jp`), without a trailing slash. */
+  appUrl: string;
 }
 
 /** OpenStreetMap's standard tiles and their credit: the default tile layer of the maps. */
@@ -96,10 +108,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const mapTileUrl = env.MAP_TILE_URL === undefined ? DEFAULT_MAP_TILE_URL : env.MAP_TILE_URL.trim() || null;
   if (mapTileUrl && !isTileUrl(mapTileUrl)) problems.push(`MAP_TILE_URL=${mapTileUrl}: expected an http(s) URL template with {z}, {x} and {y}, or empty for none`);
   const mapTileAttribution = env.MAP_TILE_ATTRIBUTION === undefined ? DEFAULT_MAP_TILE_ATTRIBUTION : env.MAP_TILE_ATTRIBUTION.trim();
+  const mailMaxAttempts = int(env, 'MAIL_MAX_ATTEMPTS', 5, 1, 100, problems);
+  const mailRetryMs = int(env, 'MAIL_RETRY_MS', 60_000, 0, 86_400_000, problems);
+  const smtpUrl = env.SMTP_URL?.trim() || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL: expected smtp://user:password@host:port or smtps://…');
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const origin = (name: string, fallback: string) => {
+    const raw = (env[name]?.trim() || fallback).replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(raw)) problems.push(`${name}: expected an http(s) origin such as https://console.example.jp`);
+    return raw;
+  };
+  const publicUrl = origin('PUBLIC_URL', `http://${host}:${port}`);
+  const appUrl = origin('APP_URL', 'https://app.example.jp');
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
-    host: env.HOST?.trim() || '127.0.0.1',
+    host,
     dataDir: rawDataDir === 'memory://' ? rawDataDir : resolve(cwd, rawDataDir),
     databaseUrl,
     databaseSchema,
@@ -114,5 +138,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mapTileUrl,
     mapTileAttribution,
     fcmCredentials: env.FCM_CREDENTIALS?.trim() ? resolve(cwd, env.FCM_CREDENTIALS.trim()) : null,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM?.trim() || 'City Console <no-reply@localhost>',
+    mailMaxAttempts,
+    mailRetryMs,
+    publicUrl,
+    appUrl,
   };
 }

@@ -16,11 +16,19 @@ export const STATIC_VIEWS = {
 } as const;
 export type StaticView = keyof typeof STATIC_VIEWS;
 
+/** The console's open pages the account mails link to (001 7.1 password reset, 7.2 e-mail verification). */
+export const ACCOUNT_PATHS = {
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
+} as const;
+
 /** First path segments used by the console's open pages and by the server itself. */
 export const RESERVED_SEGMENTS: readonly string[] = [
   ...new Set([
     ...Object.values(STATIC_VIEWS).flatMap((paths) => paths.map((p) => p.split('/')[1]).filter((s) => !s.startsWith(':'))),
     'login',
+    ...Object.values(ACCOUNT_PATHS).map((p) => p.slice(1)),
     'auth-redirect',
     'redirect',
     'add_teacher',

@@ -39,7 +39,7 @@ export interface ApiCall {
 }
 
 /** Kinds of non-CRUD calls, each served by one generic handler (schemas/meta/resource.schema.json). */
-export type ActionKind = 'set' | 'toggle' | 'set-all' | 'count' | 'children' | 'create-child' | 'bulk-update' | 'export' | 'sum' | 'statistic' | 'show';
+export type ActionKind = 'set' | 'toggle' | 'set-all' | 'count' | 'children' | 'create-child' | 'bulk-update' | 'export' | 'sum' | 'statistic' | 'show' | 'qrcode' | 'mail-qr' | 'preview';
 
 /** A call of 001 7 that is not plain CRUD (approve, toggle, counts, sub-lists, exports, totals). */
 export interface ActionDef {
@@ -66,6 +66,10 @@ export interface ActionDef {
   /** Kind `count`: answer one count per key, of the rows that also match its field values (001 7.9). */
   counts?: Record<string, Record<string, string | number | boolean>>;
   query?: string[];
+  /** Kinds `qrcode`, `mail-qr`: the app path the QR code links to, after APP_URL (`/{city}/shop/{id}`; `{<field>}` is a field of the row). */
+  link?: string;
+  /** Kind `preview`: the fields of the row the app's card shows (001 7.7 coupon preview). */
+  preview?: { title: string; image?: string; shop?: string; discount?: string; start?: string; end?: string; conditions?: string[] };
 }
 
 /**
@@ -256,7 +260,9 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []));
     for (const a of def.actions) {
       // A statistic's groupBy is a field of its declaration's resource (checked by scripts/validate.ts).
-      named.push(...(a.field ? [a.field] : []), ...(a.fields ?? []), ...(a.groupBy && a.kind !== 'statistic' ? [a.groupBy] : []));
+      if (a.preview) named.push(...(Object.values(a.preview).flat() as string[]));
+      // A mail-qr action's fields are the child resource's (the parents' address and name).
+      named.push(...(a.field ? [a.field] : []), ...(a.kind === 'mail-qr' ? [] : (a.fields ?? [])), ...(a.groupBy && a.kind !== 'statistic' ? [a.groupBy] : []));
       if (a.kind !== 'children' && a.kind !== 'create-child') named.push(...Object.keys(a.set ?? {}), ...Object.keys(a.where ?? {}));
       for (const w of Object.values(a.counts ?? {})) named.push(...Object.keys(w));
     }

@@ -4,10 +4,11 @@
  * auth provider says where to go (/{city}/dashboard or /city). An open page: no Refine (app.tsx).
  */
 import { useEffect, useRef, useState, type ChangeEvent, type CSSProperties, type FormEvent, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button, Input, theme } from 'antd';
 import { LOGIN_MESSAGE_MS, PASSWORD_MIN } from '@/shared/constants';
+import { ACCOUNT_PATHS } from '@/shared/open-routes';
 import { authProvider } from '../providers/auth-provider';
 import { takeReason } from '../providers/session';
 
@@ -140,6 +141,9 @@ export function LoginPage() {
             {t('login.submit')}
           </Button>
         </form>
+        <p style={{ margin: '16px 0 0', textAlign: 'center' }}>
+          <Link to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.forgot.link')}</Link>
+        </p>
       </section>
     </main>
   );

@@ -8,7 +8,7 @@
 import type { ActionDef, ResourceDef } from '@/shared/registry';
 
 /** Kinds shown as row buttons. */
-export const ROW_ACTION_KINDS: ReadonlyArray<ActionDef['kind']> = ['set', 'toggle'];
+export const ROW_ACTION_KINDS: ReadonlyArray<ActionDef['kind']> = ['set', 'toggle', 'mail-qr'];
 /** Kinds shown as list-level buttons. */
 export const LIST_ACTION_KINDS: ReadonlyArray<ActionDef['kind']> = ['export'];
 

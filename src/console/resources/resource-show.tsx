@@ -2,7 +2,8 @@
  * The generated detail page of any resource: every schema field with its translated title and its
  * value as the list shows it (images as thumbnails with a full-screen preview, PDFs as links,
  * `x-ref` ids with the referenced row's label), with edit, delete and the record's actions where the
- * ability allows.
+ * ability allows, and the record's QR code where the schema declares a `qrcode` action (./qr-code-panel.tsx) and the app's card where it declares a `preview`
+ * action (./preview-card.tsx).
  */
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,8 @@ import { errorNotification } from '../providers/error-notification';
 import { Loading } from '../components/loading';
 import { cityPath } from './city-path';
 import { ShowBody } from './show-body';
+import { QrCodePanel, qrAction } from './qr-code-panel';
+import { PreviewCardPanel, previewAction } from './preview-card';
 import { RecordActions, useRecordActionSet } from './record-actions';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
@@ -48,6 +51,8 @@ export function ResourceShow({ route }: { route: ResourceRoute }) {
       </Flex>
       {push && <PushSummary def={def} record={{ ...result, ...live }} />}
       <ShowBody def={def} record={push ? { ...result, ...live } : result} city={city} />
+      {previewAction(def) && <PreviewCardPanel def={def} city={city} id={result.id ?? id} />}
+      {qrAction(def) && <QrCodePanel def={def} city={city} id={result.id ?? id} name={String(result.name ?? result.title ?? result.id ?? id)} />}
     </Card>
   );
 }

@@ -144,6 +144,9 @@ const KIND_TEXT: Record<ActionDef['kind'], string> = {
   sum: 'Totals of number fields over the list',
   statistic: 'Totals of a declared statistic (src/shared/statistics.ts) in the words of 000 3, a row per group, over start_date/end_date',
   show: 'The row',
+  qrcode: "The QR code of the row's app link: PNG, or SVG by Accept: image/svg+xml or ?format=svg",
+  'mail-qr': 'Stores fixed values on the row and mails its QR code to each parent',
+  preview: "The row as the app's card shows it: title, image, shop, discount, validity (YYYY年MM月DD日〜YYYY年MM月DD日), conditions",
 };
 
 /** A body of some fields of `def` (each with its payload rule) and `extra` ones; any other field is refused. */
@@ -189,9 +192,34 @@ export function actionSchema(def: ResourceDef, action: ActionDef, path: string, 
   let listQueryRead = false;
   let records = true;
   switch (action.kind) {
+    case 'qrcode': {
+      records = false;
+      const image = { type: 'string', format: 'binary' };
+      o.querystring = queryOf({ ...extra, format: { type: 'string', enum: ['png', 'svg'], description: 'The image format (default: by Accept, else PNG)' } });
+      o.response = {
+        '200': { description: 'The QR code image', content: { 'image/png': { schema: image }, 'image/svg+xml': { schema: image } } },
+        ...errorAnswers(400, 401, 403, 404),
+      };
+      break;
+    }
+    case 'preview': {
+      records = false;
+      const str = { type: ['string', 'null'] };
+      o.querystring = queryOf(extra);
+      o.response = {
+        '200': answer('The card', {
+          type: 'object',
+          required: ['id', 'title', 'image', 'shop', 'discount', 'start', 'end', 'validity', 'conditions'],
+          properties: { id: { type: 'integer' }, title: { type: 'string' }, image: str, shop: str, discount: str, start: str, end: str, validity: { type: 'string' }, conditions: { type: 'array', items: { type: 'string' } } },
+        }),
+        ...errorAnswers(400, 401, 403, 404),
+      };
+      break;
+    }
     case 'set':
     case 'toggle':
     case 'show':
+    case 'mail-qr':
       o.response = { '200': answer('The row', ref(name)), ...errorAnswers(...(action.kind === 'show' ? [400, 401, 403, 404] : [400, 401, 403, 404, 409])) };
       if (action.kind === 'set' && action.fields) o.body = fieldsBody(def, action.fields);
       o.querystring = queryOf(extra);

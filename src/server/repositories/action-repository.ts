@@ -5,7 +5,7 @@
  */
 import { registry, type ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
-import type { Database } from '../db/database';
+import type { Database, Queryable } from '../db/database';
 import { tableName, textExpr } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { listWhere, readListQuery, type Match } from './record-query';
@@ -29,16 +29,30 @@ export async function changeRecord(
   actor: Actor,
   options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string },
 ): Promise<ResourceRow> {
+  return db.transaction((tx) => changeRecordIn(tx, def, city, id, change, actor, { ...options, db }));
+}
+
+/**
+ * `changeRecord` in the caller's transaction `tx` (a change that must commit with other writes, e.g.
+ * mails); the resource's write hooks (./write-hooks.ts) run when `options.db` names their database.
+ */
+export async function changeRecordIn(
+  tx: Queryable,
+  def: ResourceDef,
+  city: string,
+  id: unknown,
+  change: (data: Record<string, unknown>) => Record<string, unknown>,
+  actor: Actor,
+  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; db?: Database },
+): Promise<ResourceRow> {
   const key = parseId(id);
-  return db.transaction(async (tx) => {
-    const current = await findRow(tx, def, city, key, options.match, true);
-    if (!current) throw new HttpError('not_found');
-    const forced = change(current.data);
-    const data = composeRecord(def, current.data, forced, current.data);
-    await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
-    const row = await replaceData(tx, def, city, key, data, actor, options.auditAction);
-    return (await writeHooksOf(db, def.name)?.updated?.(tx, city, current.data, row)) ?? row;
-  });
+  const current = await findRow(tx, def, city, key, options.match, true);
+  if (!current) throw new HttpError('not_found');
+  const forced = change(current.data);
+  const data = composeRecord(def, current.data, forced, current.data);
+  await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
+  const row = await replaceData(tx, def, city, key, data, actor, options.auditAction);
+  return (options.db && (await writeHooksOf(options.db, def.name)?.updated?.(tx, city, current.data, row))) ?? row;
 }
 
 /**

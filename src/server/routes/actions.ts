@@ -23,6 +23,9 @@
  * - statistic    → 200 the totals of a declared statistic in the spec's words with a row per `groupBy`
  *                  value, over start_date/end_date (../statistics/spec-calls.ts, the aggregation engine)
  * - show         {id} → 200 row
+ * - qrcode       {id} → 200 image/png or image/svg+xml of the row's app link (../qr/qr-actions.ts)
+ * - mail-qr      {id} → 200 row with `set` stored; one mail per parent with the QR code (../qr/qr-actions.ts)
+ * - preview      {id} → 200 the row as the app's card shows it (./preview-action.ts)
  */
 import type { FastifyInstance } from 'fastify';
 import { actionSubject } from '../../shared/ability';
@@ -41,8 +44,10 @@ import { createRecord, getRecord, listRecords, parseId } from '../repositories/r
 import { registerCall, type CallContext } from './call-route';
 import { sendCsvExport } from './csv-export';
 import { statisticCallHandler } from '../statistics/spec-calls';
+import { qrActionHandler } from '../qr/qr-actions';
+import { previewHandler } from './preview-action';
 
-const NEEDS_ROW = new Set<ActionDef['kind']>(['set', 'toggle', 'children', 'create-child', 'show']);
+const NEEDS_ROW = new Set<ActionDef['kind']>(['set', 'toggle', 'children', 'create-child', 'show', 'qrcode', 'mail-qr', 'preview']);
 
 function problem(def: ResourceDef, action: ActionDef, text: string): Error {
   return new Error(`schemas/${def.schema.$id}.schema.json: action '${action.name}' (${action.kind}) ${text}`);
@@ -109,6 +114,11 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       return statisticCallHandler(db, def, action, resources);
     case 'show':
       return (c) => getRecord(db, def, c.storageKey, c.id, { where, owner: c.owned });
+    case 'qrcode':
+    case 'mail-qr':
+      return qrActionHandler(app, def, action, child);
+    case 'preview':
+      return previewHandler(app, def, action);
     case 'bulk-update':
       return (c) =>
         bulkUpdate(db, def, c.storageKey, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where, owner: c.owned }, resources, auditAction });

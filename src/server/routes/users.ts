@@ -37,7 +37,9 @@
  * - GET  /request_reset_password_operator?email= → always 200 {detail}; stores a one-time token hash (1 h)
  * - POST /reset_password_operator/ {token, password, confirm} → 200 {detail}; every session ends
  * - POST /default/api/users/mynumber/callback {code, error?, error_description?, state} (ours) → 200 {data: address}
- * Tokens are delivered by mail in production; this server has no mail sender yet.
+ * The tokens travel by mail (src/server/mail/account-mails.ts): the token and its mail are written in
+ * one transaction and the mail is sent by the job runner; register also sends the welcome mail with
+ * the verification link, add_teacher of a new user the invitation with a link to set a password.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
@@ -49,9 +51,11 @@ import { findCity, listCities } from '../repositories/city-repository';
 import * as users from '../repositories/user-repository';
 import { checkedByHandler, inputErrors, throwIfInvalid } from '../plugins/validation';
 import { translatorFor } from '../translator';
-import { type Body, RESET_TTL_S, VERIFY_TTL_S, MYNUMBER_TTL_S, EMAIL, bodyOf, stringField, isAdmin, intOf, addFieldError, throwIfFieldErrors, checkRegisterPassword, checkConfirm, profileFields, checkUnique, uniqueWrite, listUsersAnswer, authorizeUserManager, targetOf, managementFields, profileAnswer, youtubeId, createCityUser } from './user-inputs';
+import { tableName } from '../db/resource-tables';
+import { type Body, MYNUMBER_TTL_S, EMAIL, bodyOf, stringField, isAdmin, intOf, addFieldError, throwIfFieldErrors, checkRegisterPassword, checkConfirm, profileFields, checkUnique, uniqueWrite, listUsersAnswer, authorizeUserManager, targetOf, managementFields, profileAnswer, youtubeId, createCityUser } from './user-inputs';
 import { USER_SCHEMAS as S } from './user-schemas';
 import { registerUserCityRoutes } from './user-city-routes';
+import { queueAccountMail, requestLanguage } from '../mail/account-mails';
 
 /** Registers the users and account calls, and the city calls of 001 7.3 that routes/cities.ts does not serve (`registerUserCityRoutes`). */
 export function registerUserRoutes(app: FastifyInstance): void {
@@ -182,6 +186,11 @@ export function registerUserRoutes(app: FastifyInstance): void {
     const passwordHash = password ? await hashPassword(password) : users.UNUSABLE_PASSWORD;
     const id = await createCityUser(request, f, city.name, { passwordHash, permission: 'Teacher', school });
     await users.auditUser(db, caller.id, city.name, 'add_teacher', id);
+    const schoolName = school === null ? '' : await schoolNameOf(app, city.name, school);
+    await db.transaction((tx) =>
+      queueAccountMail(request, tx, { id, email: f.email!, username: f.username! }, { kind: 'teacher_invitation', city, language: 'ja', name: f.name, extra: { school: schoolName } }),
+    );
+    app.outbox.wake();
     return reply.code(201).send(await profileAnswer(request, id));
   });
 
@@ -288,24 +297,27 @@ export function registerUserRoutes(app: FastifyInstance): void {
     await checkUnique(request, errors, f, null);
     throwIfFieldErrors(errors);
     const id = await createCityUser(request, f, city.name, { passwordHash: await hashPassword(password!), permission: 'Advertiser' });
-    await users.issueUserToken(db, id, 'email_verification', VERIFY_TTL_S);
+    await db.transaction((tx) =>
+      queueAccountMail(request, tx, { id, email: f.email!, username: f.username! }, { kind: 'welcome', city, language: requestLanguage(request), name: f.name }),
+    );
+    app.outbox.wake();
     await users.auditUser(db, null, city.name, 'register', id);
     return reply.code(201).send(await profileAnswer(request, id));
   });
 
   app.post('/:city/api/users/email_verification', { ...open, schema: S.emailVerification }, async (request) => {
     if (request.profile) {
-      const { profile } = await authorize(request, 'update', 'account');
+      const { profile, city } = await authorize(request, 'update', 'account');
       throwIfInvalid(request);
       if (!profile.email) throwIfFieldErrors({ email: [{ key: 'users.validation.emailRequired', params: { field: 'email' } }] });
-      if (!profile.email_verified) await users.issueUserToken(db, profile.id, 'email_verification', VERIFY_TTL_S);
+      if (!profile.email_verified) await sendVerification(request, profile, city);
     } else {
       throwIfInvalid(request);
       const email = stringField(bodyOf(request), 'email')?.trim();
       if (!email || !EMAIL.test(email)) throwIfFieldErrors({ email: [{ key: 'users.validation.emailInvalid', params: { field: 'email' } }] });
       const city = await findCity(db, (request.params as { city: string }).city);
       const user = city ? await users.findUserBy(db, { email }) : null;
-      if (user && city && user.assign_city.includes(city.id) && !user.email_verified) await users.issueUserToken(db, user.id, 'email_verification', VERIFY_TTL_S);
+      if (user && city && user.assign_city.includes(city.id) && !user.email_verified) await sendVerification(request, user, city);
     }
     return detail(request, 'users.detail.verificationSent');
   });
@@ -330,7 +342,11 @@ export function registerUserRoutes(app: FastifyInstance): void {
     throwIfInvalid(request);
     const email = stringField(request.query as Body, 'email')?.trim();
     const user = email && EMAIL.test(email) ? await users.findUserBy(db, { email }) : null;
-    if (user) await users.issueUserToken(db, user.id, 'reset_password', RESET_TTL_S);
+    if (user) {
+      const city = (await listCities(db)).find((c) => user.assign_city.includes(c.id)) ?? { name: 'default', name_ja: '' };
+      await db.transaction((tx) => queueAccountMail(request, tx, user, { kind: 'reset_password', city, language: requestLanguage(request) }));
+      app.outbox.wake();
+    }
     return detail(request, 'users.detail.resetRequested');
   });
 
@@ -350,4 +366,18 @@ export function registerUserRoutes(app: FastifyInstance): void {
   });
 
   registerUserCityRoutes(app);
+}
+
+/** Queues the verification mail of `user` in `city` (001 7.2 email_verification) in the request's language. */
+async function sendVerification(request: FastifyRequest, user: { id: number; email: string; username: string; name?: string }, city: { name: string; name_ja: string }): Promise<void> {
+  await request.server.db.transaction((tx) => queueAccountMail(request, tx, user, { kind: 'email_verification', city, language: requestLanguage(request), name: user.name }));
+  request.server.outbox.wake();
+}
+
+/** The name of school `id` of `city` (the `school` resource), or '' when there is none. */
+async function schoolNameOf(app: FastifyInstance, city: string, id: number): Promise<string> {
+  const def = app.resources.get('school');
+  if (!def) return '';
+  const [row] = await app.db.query<{ name: unknown }>(`SELECT data->>'name' AS name FROM ${tableName(def)} WHERE id = $1 AND city = $2`, [id, city]);
+  return typeof row?.name === 'string' ? row.name : '';
 }

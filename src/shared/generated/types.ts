@@ -561,6 +561,26 @@ export interface Magazine {
 }
 
 /**
+ * The outbox: every mail the server sends (001 7.1 password reset, 7.2 e-mail verification, registration, teacher invitation, 7.13 class QR mail), written by the server only (src/server/mail/), sent by the job runner through SMTP when SMTP_URL is set; without it the row is the only delivery. The paths are ours.
+ */
+export interface Mail {
+  id?: number;
+  to: string;
+  subject: string;
+  kind?: "reset_password" | "email_verification" | "welcome" | "teacher_invitation" | "class_qr";
+  city?: string;
+  language?: "ja" | "en" | "zh" | "es";
+  text: string;
+  html?: string;
+  qr_link?: string;
+  status?: "queued" | "sent" | "failed";
+  attempts?: number;
+  last_error?: string;
+  sent_at?: string;
+  created_at?: string;
+}
+
+/**
  * A page of the operation manual (guideline) for staff, shops or schools, with an optional attachment (000 1 guidelines, 2.2 guideline; 001 7.5 manual; fields not shown, designed here).
  */
 export interface Manual {
@@ -1346,6 +1366,7 @@ export interface ResourceRecords {
   "invoice": Invoice;
   "locker": Locker;
   "magazine": Magazine;
+  "mail": Mail;
   "manual": Manual;
   "matching_post": MatchingPost;
   "matching_report": MatchingReport;
