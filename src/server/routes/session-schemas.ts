@@ -5,6 +5,10 @@
 import type { FastifySchema } from 'fastify';
 import { answer, errorAnswers, ref } from '../openapi/components';
 import { pathParams } from '../openapi/call-schemas';
+import { USERNAME_MAX } from './user-schemas';
+
+/** Longest password a sign-in checks, in characters. */
+const PASSWORD_INPUT_MAX = 1024;
 
 const TOKEN = { type: 'string', minLength: 1 };
 const TAGS = ['session'];
@@ -19,8 +23,9 @@ export const LOGIN_SCHEMA: FastifySchema = {
     type: 'object',
     required: ['username', 'password'],
     properties: {
-      username: { type: 'string', minLength: 1, pattern: '\\S', 'x-messages': { required: 'login.usernameRequired', minLength: 'login.usernameRequired', pattern: 'login.usernameRequired' } },
-      password: { type: 'string', minLength: 1, 'x-messages': { required: 'login.passwordRequired', minLength: 'login.passwordRequired' } },
+      username: { type: 'string', minLength: 1, maxLength: USERNAME_MAX, pattern: '\\S', 'x-messages': { required: 'login.usernameRequired', minLength: 'login.usernameRequired', pattern: 'login.usernameRequired' } },
+      // A bound on what the password hash is asked to work on (scrypt of a megabyte is a denial of service).
+      password: { type: 'string', minLength: 1, maxLength: PASSWORD_INPUT_MAX, 'x-messages': { required: 'login.passwordRequired', minLength: 'login.passwordRequired' } },
     },
   },
   response: {
