@@ -23,7 +23,7 @@ export const PAGE_COMPONENTS: Record<keyof typeof PAGES, LazyExoticComponent<Com
   users: lazy(() => import('./users/users-page').then((m) => ({ default: m.UsersPage }))),
   statistics: lazy(() => Promise.all([import('./statistics/statistics-page'), loadPageCatalogue('statistics')]).then(([m]) => ({ default: m.StatisticsPage }))),
   maps: placeholder('maps'),
-  chat: placeholder('chat'),
+  chat: lazy(() => Promise.all([import('./chat/chat-page'), loadPageCatalogue('chat')]).then(([m]) => ({ default: m.ChatPage }))),
   'csv-import': lazy(() => Promise.all([import('./import/upload-page'), loadPageCatalogue('imports')]).then(([m]) => ({ default: m.ImportUploadPage }))),
   'csv-import-history': lazy(() => Promise.all([import('./import/history-page'), loadPageCatalogue('imports')]).then(([m]) => ({ default: m.ImportHistoryPage }))),
 };
