@@ -160,19 +160,26 @@ describe('class group chat', () => {
 
 describe('send rate limit', () => {
   it('refuses the message over the limit with 429, Retry-After and a clear message', async () => {
-    const limited = await createTestApp({ CHAT_RATE_LIMIT: '3' });
+    // A second owner of the shop, who has sent nothing yet; this app's limit (CHAT_RATE_LIMIT) lowered to 3 meanwhile.
+    await t.db.query(
+      `INSERT INTO users (username, password_hash, email, name, permission, assign_city, advertisements)
+       SELECT 'advertiser-rate', password_hash, 'advertiser-rate@example.jp', '商店 七郎', permission, assign_city, advertisements FROM users WHERE username = 'advertiser'`,
+    );
+    const config = t.app.config as { chatRateLimit: number };
+    const saved = config.chatRateLimit;
+    config.chatRateLimit = 3;
     try {
-      const ad = chatCalls(limited.app, await login(limited.app, 'advertiser'));
-      const [conv] = ((await ad.list()).json() as { content: Conversation[] }).content;
-      for (let i = 0; i < 3; i++) expect((await ad.send(conv.id, { text: `${i}` })).statusCode).toBe(201);
-      const refused = await ad.send(conv.id, { text: 'もう一通' });
+      const ad = chatCalls(t.app, await login(t.app, 'advertiser-rate'));
+      for (let i = 0; i < 3; i++) expect((await ad.send(shopConv.id, { text: `${i}` })).statusCode).toBe(201);
+      const refused = await ad.send(shopConv.id, { text: 'もう一通' });
       expect(refused.statusCode).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect((refused.json() as { detail: string }).detail).toMatch(/^メッセージの送信が多すぎます（1分間に3件まで）。\d+秒後にもう一度お試しください。$/);
-      // the operator has its own allowance
-      expect((await chatCalls(limited.app, await login(limited.app, 'operator')).send(conv.id, { text: '返信' })).statusCode).toBe(201);
+      // another user has its own allowance
+      const [classConv] = ((await chatCalls(t.app, teacher).list()).json() as { content: Conversation[] }).content;
+      expect((await chatCalls(t.app, teacher).send(classConv.id, { text: '連絡です' })).statusCode).toBe(201);
     } finally {
-      await limited.close();
+      config.chatRateLimit = saved;
     }
   });
 });
