@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- [api|web|import|statistics] [<resource>]]`: prints figures beside their budgets, asserts nothing
+ * `npm run bench [-- [api|web|import|statistics|chat] [<resource>]]`: prints figures beside their budgets, asserts nothing
  * and exits 0 even when a figure is over budget (1 only when the bench itself cannot run).
  * - api (scripts/lib/bench-api.ts): list call latency on 100,000 rows of the resource (news by
  *   default) on a fresh PGlite, beside a bare and a naive route (autocannon, loopback).
@@ -11,26 +11,31 @@
  *   seconds, rows per second and the server's peak RSS growth.
  * - statistics (scripts/lib/bench-statistics.ts): the statistics call's p95 at 10 connections over
  *   1,000,000 purchase_transaction rows on PGlite (and PostgreSQL with DATABASE_URL).
- * Without a part named, all four run (api first). At the end one table: every budgeted figure, its budget
+ * - chat (scripts/lib/bench-chat.ts): 1,000 conversations of 100 messages: the conversation list and
+ *   a page of a conversation p95 at 10 connections, and the delivery latency of a message between two
+ *   server instances on PostgreSQL (with DATABASE_URL).
+ * Without a part named, all five run (api first). At the end one table: every budgeted figure, its budget
  * and ok / OVER.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { formatBudgetTable, type BudgetRow } from './lib/budget';
 import { runApiBench } from './lib/bench-api';
+import { runChatBench } from './lib/bench-chat';
 import { runImportBench } from './lib/bench-import';
 import { runStatisticsBench } from './lib/bench-statistics';
 import { runWebBench } from './lib/bench-web';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const PARTS = ['api', 'web', 'import', 'statistics'];
+const PARTS = ['api', 'web', 'import', 'statistics', 'chat'];
 const parts = new Set(args.filter((a) => PARTS.includes(a)));
 const resourceName = args.find((a) => !PARTS.includes(a) && a !== 'all') ?? 'news';
 const runStatistics = parts.size === 0 || parts.has('statistics');
 const runApi = parts.size === 0 || parts.has('api');
 const runWeb = parts.size === 0 || parts.has('web');
 const runImport = parts.size === 0 || parts.has('import');
+const runChat = parts.size === 0 || parts.has('chat');
 
 const started = performance.now();
 console.log(`bench: ${loadavg()[0].toFixed(1)} load average (1 min) on ${availableParallelism()} cores at the start`);
@@ -70,6 +75,15 @@ if (runStatistics) {
   } catch (err) {
     failed = true;
     console.error(`statistics bench failed: ${(err as Error).stack ?? err}`);
+  }
+}
+if (runChat) {
+  console.log('\n== chat ==');
+  try {
+    rows.push(...(await runChatBench(root)));
+  } catch (err) {
+    failed = true;
+    console.error(`chat bench failed: ${(err as Error).stack ?? err}`);
   }
 }
 // Other work on the machine slows every figure: the load shows how far to trust them.
