@@ -99,7 +99,10 @@ export function ChatPage({ entry }: PageProps) {
       </Flex>
     );
   }
-  const open = (c: ChatConversation) => navigate(cityPath(city, `chat/${c.id}/${encodeURIComponent(c.shop_name || '-')}/img/${encodeURIComponent(c.shop_image || '-')}`));
+  // The route's `:shopName` and `:imgShop` name the shop and its image for people (the page reads both from the API): no slash in a segment.
+  const segment = (v: string | null) => encodeURIComponent((v || '-').replaceAll('/', '-'));
+  const open = (c: ChatConversation) =>
+    navigate(cityPath(city, `chat/${c.id}/${segment(c.shop_name)}/img/${segment(c.shop_image?.slice(c.shop_image.lastIndexOf('/') + 1) ?? null)}`));
   return (
     <Card title={t('chat.title')}>
       <ChatList city={city} kind="shop" onOpen={role === 'Administrator' ? undefined : open} />
