@@ -46,7 +46,7 @@ test('the advertiser writes, the operator sees it live, replies with an image, t
   const shopName = (await advertiser.getByTestId('chat-title').textContent()) ?? '';
 
   // The advertiser writes: hostile markup and a link among the text.
-  const composer = advertiser.getByTestId('chat-composer').locator('textarea');
+  const composer = advertiser.getByTestId('chat-composer');
   await composer.fill('こんにちは <img src=x onerror="window.__pwned=1"> 詳細 https://example.jp/a?b=1 javascript:alert(1)');
   await expect(advertiser.getByTestId('chat-counter')).toHaveText(/^\d+ \/ 2,000$/);
   await composer.press('Enter');
@@ -76,7 +76,7 @@ test('the advertiser writes, the operator sees it live, replies with an image, t
   // ... and replies with an image.
   await operator.locator('input[type=file]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: PNG_1X1 });
   await expect(operator.getByTestId('chat-pending-image')).toContainText('photo.png');
-  const reply = operator.getByTestId('chat-composer').locator('textarea');
+  const reply = operator.getByTestId('chat-composer');
   await reply.fill('写真を送ります。');
   await reply.press('Enter');
   await expect(operator.getByTestId('chat-message').filter({ hasText: '写真を送ります。' }).getByTestId('chat-image')).toBeVisible();
@@ -101,7 +101,7 @@ test("the teacher's class chat", async ({ page }) => {
   await expect(row).toBeVisible();
   await row.click();
   await expect(page.getByTestId('chat-message').first()).toBeVisible();
-  const composer = page.getByTestId('chat-composer').locator('textarea');
+  const composer = page.getByTestId('chat-composer');
   await composer.fill('来週の授業参観のお知らせです。');
   await composer.press('Enter');
   await expect(page.getByTestId('chat-message').filter({ hasText: '来週の授業参観のお知らせです。' })).toBeVisible();
