@@ -1,7 +1,7 @@
 /**
  * Demo chat in kobe (README 'Demo accounts'): a conversation between the demo advertiser's first
  * shop (the seed gives it the first two demo shops of kobe, statistics/demo-data.ts) and the city,
- * over three days with a link and two messages the operators have not read yet (the badge shows 2),
+ * over three days with a link and three messages the operators have not read yet (the badge shows 3),
  * and the demo teacher's class chat with a parent. Written once on a new database, after the demo
  * accounts are linked to their rows.
  */
