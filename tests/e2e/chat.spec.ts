@@ -20,6 +20,8 @@ function errorsOf(page: Page): string[] {
 
 const streamOpen = (page: Page, path: string) => page.waitForResponse((r) => r.url().includes(path) && r.status() === 200);
 
+test.setTimeout(300_000);
+
 test('the advertiser writes, the operator sees it live, replies with an image, the advertiser sees it live', async ({ page, browser }, testInfo) => {
   const { baseURL, locale, timezoneId, viewport } = testInfo.project.use;
   const operator = page;
@@ -36,12 +38,13 @@ test('the advertiser writes, the operator sees it live, replies with an image, t
   await signInQuickly(advertiser, 'advertiser', 'kobe');
   await spaGoto(advertiser, '/kobe/chat');
   const list = advertiser.getByTestId('chat-list');
-  await expect(list.locator('.ant-list-item').first()).toBeVisible();
+  // The chat chunk and its catalogue load on the first visit: a slow machine may take a while.
+  await expect(list.locator('.ant-list-item').first()).toBeVisible({ timeout: 60_000 });
   await screenshot(advertiser, 'chat-advertiser-list');
   const advertiserStream = streamOpen(advertiser, '/kobe/api/chat/stream');
   await list.locator('.ant-list-item').first().click();
-  await expect(advertiser).toHaveURL(/\/kobe\/chat\/\d+\/[^/]+\/img\/[^/]+$/);
-  await expect(advertiser.getByTestId('chat-message').first()).toBeVisible();
+  await expect(advertiser).toHaveURL(/\/kobe\/chat\/\d+\/[^/]+\/img\/[^/]+$/, { timeout: 30_000 });
+  await expect(advertiser.getByTestId('chat-message').first()).toBeVisible({ timeout: 60_000 });
   await advertiserStream;
   const shopName = (await advertiser.getByTestId('chat-title').textContent()) ?? '';
 
@@ -64,11 +67,11 @@ test('the advertiser writes, the operator sees it live, replies with an image, t
   // The operator opens the conversation: the badge goes down.
   await spaGoto(operator, '/kobe/chat');
   const row = operator.getByTestId('chat-list').locator('.ant-list-item').filter({ hasText: shopName });
-  await expect(row.locator('.ant-badge-count')).toBeVisible();
+  await expect(row.locator('.ant-badge-count')).toBeVisible({ timeout: 60_000 });
   await screenshot(operator, 'chat-operator-list');
   const operatorStream = streamOpen(operator, '/kobe/api/chat/stream');
   await row.click();
-  await expect(operator.getByTestId('chat-message').filter({ hasText: 'こんにちは' })).toBeVisible();
+  await expect(operator.getByTestId('chat-message').filter({ hasText: 'こんにちは' })).toBeVisible({ timeout: 60_000 });
   await operatorStream;
   await expect(menu.getByRole('link', { name: 'チャット', exact: true })).toBeVisible();
   await expect(operator.getByTestId('chat-day').first()).toHaveText(/^\d{4}年\d{2}月\d{2}日$/);
@@ -98,9 +101,9 @@ test("the teacher's class chat", async ({ page }) => {
   await signInQuickly(page, 'teacher', 'kobe');
   await spaGoto(page, '/kobe/group/chat');
   const row = page.getByTestId('chat-list').locator('.ant-list-item').first();
-  await expect(row).toBeVisible();
+  await expect(row).toBeVisible({ timeout: 60_000 });
   await row.click();
-  await expect(page.getByTestId('chat-message').first()).toBeVisible();
+  await expect(page.getByTestId('chat-message').first()).toBeVisible({ timeout: 60_000 });
   const composer = page.getByTestId('chat-composer');
   await composer.fill('来週の授業参観のお知らせです。');
   await composer.press('Enter');
