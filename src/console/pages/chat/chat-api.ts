@@ -76,3 +76,11 @@ export function deleteMessage(city: string, id: number, messageId: number) {
 export function chatStreamPath(city: string): string {
   return `${base(city)}/stream`;
 }
+
+/**
+ * The shop image to show: only an upload of ours (`/files/…`); the Content Security Policy allows no
+ * other origin's images (src/server/plugins/security-headers.ts), so another address gets the icon.
+ */
+export function shownImage(url: string | null): string | undefined {
+  return url && url.startsWith('/') && !url.startsWith('//') ? url : undefined;
+}

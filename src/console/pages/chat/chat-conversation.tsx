@@ -6,42 +6,21 @@
  * seen. A participant writes (composer.tsx: at most 2,000 characters with a counter, an image); an
  * Operator deletes a message (it stays, shown as deleted). Text is shown as text, links as safe links.
  */
-import {
-  Fragment,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from "react";
-import { useTranslation } from "react-i18next";
-import { useAbility } from "@casl/react";
-import {
-  App as AntdApp,
-  Button,
-  Divider,
-  Empty,
-  Image,
-  Popconfirm,
-  Spin,
-  Typography,
-} from "antd";
-import { DeleteOutlined } from "@ant-design/icons";
-import { Bubble } from "@ant-design/x";
-import dayjs from "dayjs";
-import type { AppAbility } from "@/shared/ability";
-import { useSession } from "../../hooks/use-session";
-import { FORMATS } from "../../resources/format-value";
-import {
-  deleteMessage,
-  markRead,
-  pageMessages,
-  type ChatMessage,
-} from "./chat-api";
-import { chatErrorText } from "./chat-errors";
-import { ChatComposer } from "./chat-composer";
-import { ChatText } from "./chat-text";
-import { useChatStream } from "./use-chat-stream";
+import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAbility } from '@casl/react';
+import { App as AntdApp, Button, Divider, Empty, Image, Popconfirm, Spin, Typography } from 'antd';
+import { DeleteOutlined } from '@ant-design/icons';
+import { Bubble } from '@ant-design/x';
+import dayjs from 'dayjs';
+import type { AppAbility } from '@/shared/ability';
+import { useSession } from '../../hooks/use-session';
+import { FORMATS } from '../../resources/format-value';
+import { deleteMessage, markRead, pageMessages, type ChatMessage } from './chat-api';
+import { chatErrorText } from './chat-errors';
+import { ChatComposer } from './chat-composer';
+import { ChatText } from './chat-text';
+import { useChatStream } from './use-chat-stream';
 
 /** How close to the top (px) the reader scrolls before the older page is read. */
 const TOP_MARGIN = 40;
@@ -60,11 +39,7 @@ function merge(current: ChatMessage[], more: ChatMessage[]): ChatMessage[] {
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-export function ChatConversationView({
-  city,
-  conversationId,
-  canWrite,
-}: ChatConversationProps) {
+export function ChatConversationView({ city, conversationId, canWrite }: ChatConversationProps) {
   const { t } = useTranslation();
   const { message } = AntdApp.useApp();
   const ability = useAbility<AppAbility>();
@@ -74,13 +49,8 @@ export function ChatConversationView({
   const [loading, setLoading] = useState(true);
   const scroller = useRef<HTMLDivElement>(null);
   // What the next render does to the scroll position: stay at the bottom, or keep the reader's place after an older page.
-  const anchor = useRef<
-    { kind: "bottom" } | { kind: "keep"; height: number; top: number } | null
-  >(null);
-  const fail = useCallback(
-    (err: unknown) => void message.error(chatErrorText(err, t)),
-    [message, t],
-  );
+  const anchor = useRef<{ kind: 'bottom' } | { kind: 'keep'; height: number; top: number } | null>(null);
+  const fail = useCallback((err: unknown) => void message.error(chatErrorText(err, t)), [message, t]);
   const read = useCallback(() => {
     if (canWrite) markRead(city, conversationId).catch(fail);
   }, [canWrite, city, conversationId, fail]);
@@ -92,7 +62,7 @@ export function ChatConversationView({
     pageMessages(city, conversationId)
       .then((page) => {
         if (!live) return;
-        anchor.current = { kind: "bottom" };
+        anchor.current = { kind: 'bottom' };
         setMessages(page.content);
         setBefore(page.next_before);
         read();
@@ -107,12 +77,10 @@ export function ChatConversationView({
   useChatStream(city, (kind, m) => {
     if (m.conversation_id !== conversationId) return;
     const el = scroller.current;
-    const atBottom =
-      !el || el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-    if (kind === "message" && (atBottom || m.sender_id === profile?.id))
-      anchor.current = { kind: "bottom" };
+    const atBottom = !el || el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    if (kind === 'message' && (atBottom || m.sender_id === profile?.id)) anchor.current = { kind: 'bottom' };
     setMessages((current) => merge(current, [m]));
-    if (kind === "message" && m.sender_id !== profile?.id) read();
+    if (kind === 'message' && m.sender_id !== profile?.id) read();
   });
 
   useLayoutEffect(() => {
@@ -120,10 +88,7 @@ export function ChatConversationView({
     const a = anchor.current;
     if (!el || !a) return;
     anchor.current = null;
-    el.scrollTop =
-      a.kind === "bottom"
-        ? el.scrollHeight
-        : el.scrollHeight - a.height + a.top;
+    el.scrollTop = a.kind === 'bottom' ? el.scrollHeight : el.scrollHeight - a.height + a.top;
   }, [messages]);
 
   const older = useCallback(() => {
@@ -133,7 +98,7 @@ export function ChatConversationView({
     pageMessages(city, conversationId, before)
       .then((page) => {
         anchor.current = {
-          kind: "keep",
+          kind: 'keep',
           height: el.scrollHeight,
           top: el.scrollTop,
         };
@@ -148,14 +113,14 @@ export function ChatConversationView({
     deleteMessage(city, conversationId, m.id)
       .then((gone) => setMessages((current) => merge(current, [gone])))
       .catch(fail);
-  const canDelete = ability.can("delete", "chat");
+  const canDelete = ability.can('delete', 'chat');
 
   return (
     <div
       style={{
-        display: "flex",
-        flexDirection: "column",
-        height: "calc(100vh - 260px)",
+        display: 'flex',
+        flexDirection: 'column',
+        height: 'calc(100vh - 260px)',
         minHeight: 360,
       }}
     >
@@ -165,21 +130,17 @@ export function ChatConversationView({
         onScroll={(e) => e.currentTarget.scrollTop < TOP_MARGIN && older()}
         style={{
           flex: 1,
-          overflowY: "auto",
-          padding: "8px 12px",
-          background: "var(--ant-color-fill-quaternary, #fafafa)",
+          overflowY: 'auto',
+          padding: '8px 12px',
+          background: 'var(--ant-color-fill-quaternary, #fafafa)',
           borderRadius: 8,
         }}
       >
-        {loading && <Spin style={{ display: "block", margin: "8px auto" }} />}
-        {!loading && messages.length === 0 && (
-          <Empty description={t("chat.noMessages")} />
-        )}
+        {loading && <Spin style={{ display: 'block', margin: '8px auto' }} />}
+        {!loading && messages.length === 0 && <Empty description={t('chat.noMessages')} />}
         {messages.map((m, i) => {
           const day = dayjs(m.created_at).format(FORMATS.dateJa);
-          const newDay =
-            i === 0 ||
-            dayjs(messages[i - 1].created_at).format(FORMATS.dateJa) !== day;
+          const newDay = i === 0 || dayjs(messages[i - 1].created_at).format(FORMATS.dateJa) !== day;
           const mine = m.sender_id !== null && m.sender_id === profile?.id;
           return (
             <Fragment key={m.id}>
@@ -191,8 +152,8 @@ export function ChatConversationView({
               <Bubble
                 data-testid="chat-message"
                 data-message-id={m.id}
-                placement={mine ? "end" : "start"}
-                variant={mine ? "filled" : "outlined"}
+                placement={mine ? 'end' : 'start'}
+                variant={mine ? 'filled' : 'outlined'}
                 header={
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {m.sender_name}
@@ -201,19 +162,14 @@ export function ChatConversationView({
                 content={
                   m.deleted ? (
                     <Typography.Text type="secondary" italic>
-                      {t("chat.deleted")}
+                      {t('chat.deleted')}
                     </Typography.Text>
                   ) : (
                     <div>
                       {m.text && <ChatText text={m.text} />}
                       {m.image_url && (
                         <div style={{ marginTop: m.text ? 8 : 0 }}>
-                          <Image
-                            src={m.image_url}
-                            width={200}
-                            alt={t("chat.image")}
-                            data-testid="chat-image"
-                          />
+                          <Image src={m.image_url} width={200} alt={t('chat.image')} data-testid="chat-image" />
                         </div>
                       )}
                     </div>
@@ -222,31 +178,17 @@ export function ChatConversationView({
                 footer={
                   <span
                     style={{
-                      display: "inline-flex",
+                      display: 'inline-flex',
                       gap: 8,
-                      alignItems: "center",
+                      alignItems: 'center',
                     }}
                   >
-                    <Typography.Text
-                      type="secondary"
-                      style={{ fontSize: 12 }}
-                      title={dayjs(m.created_at).format(FORMATS.dateTimeJa)}
-                    >
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }} title={dayjs(m.created_at).format(FORMATS.dateTimeJa)}>
                       {dayjs(m.created_at).format(FORMATS.time)}
                     </Typography.Text>
                     {canDelete && !m.deleted && (
-                      <Popconfirm
-                        title={t("chat.deleteConfirm")}
-                        okText={t("chat.delete")}
-                        cancelText={t("chat.cancel")}
-                        onConfirm={() => remove(m)}
-                      >
-                        <Button
-                          size="small"
-                          type="text"
-                          icon={<DeleteOutlined />}
-                          aria-label={t("chat.delete")}
-                        />
+                      <Popconfirm title={t('chat.deleteConfirm')} okText={t('chat.delete')} cancelText={t('chat.cancel')} onConfirm={() => remove(m)}>
+                        <Button size="small" type="text" icon={<DeleteOutlined />} aria-label={t('chat.delete')} />
                       </Popconfirm>
                     )}
                   </span>
@@ -263,13 +205,13 @@ export function ChatConversationView({
           city={city}
           conversationId={conversationId}
           onSent={(m) => {
-            anchor.current = { kind: "bottom" };
+            anchor.current = { kind: 'bottom' };
             setMessages((current) => merge(current, [m]));
           }}
         />
       ) : (
         <Typography.Text type="secondary" style={{ marginTop: 8 }}>
-          {t("chat.readOnly")}
+          {t('chat.readOnly')}
         </Typography.Text>
       )}
     </div>

@@ -3,14 +3,12 @@
  * HTML), line breaks kept, and http/https addresses as safe links (new tab, rel noopener noreferrer).
  * Any other scheme (javascript:, data:) stays text.
  */
-import { Fragment } from "react";
+import { Fragment } from 'react';
 
 const LINK = /https?:\/\/[^\s<>"'\u3000]+/g;
 
 /** The parts of `text`: strings and the http(s) addresses in it. */
-export function splitLinks(
-  text: string,
-): Array<{ link: boolean; value: string }> {
+export function splitLinks(text: string): Array<{ link: boolean; value: string }> {
   const parts: Array<{ link: boolean; value: string }> = [];
   let at = 0;
   for (const match of text.matchAll(LINK)) {
@@ -27,7 +25,7 @@ export function splitLinks(
 export function isSafeLink(href: string): boolean {
   try {
     const url = new URL(href);
-    return url.protocol === "http:" || url.protocol === "https:";
+    return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
     return false;
   }
@@ -35,15 +33,10 @@ export function isSafeLink(href: string): boolean {
 
 export function ChatText({ text }: { text: string }) {
   return (
-    <span style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+    <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
       {splitLinks(text).map((part, i) =>
         part.link && isSafeLink(part.value) ? (
-          <a
-            key={i}
-            href={part.value}
-            target="_blank"
-            rel="noopener noreferrer"
-          >
+          <a key={i} href={part.value} target="_blank" rel="noopener noreferrer">
             {part.value}
           </a>
         ) : (
