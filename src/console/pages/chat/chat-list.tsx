@@ -31,6 +31,7 @@ export interface ChatListProps {
 export function ChatList({ city, kind, onOpen }: ChatListProps) {
   const { t } = useTranslation();
   const { message } = AntdApp.useApp();
+  // The shared clock ticks every 30 s; a message that came since is never "in the future".
   const now = useNow();
   const [page, setPage] = useState(1);
   const [data, setData] = useState<{
@@ -81,7 +82,7 @@ export function ChatList({ city, kind, onOpen }: ChatListProps) {
               extra={
                 last ? (
                   <Typography.Text type="secondary" title={last.created_at} style={{ whiteSpace: 'nowrap' }}>
-                    {formatRelative(last.created_at, t, now)}
+                    {formatRelative(last.created_at, t, Math.max(now, Date.now()))}
                   </Typography.Text>
                 ) : null
               }
