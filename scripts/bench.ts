@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- [api|web|import|statistics|push|crash] [<resource>]]`: prints figures beside their budgets, asserts nothing
+ * `npm run bench [-- [api|web|import|statistics|push|chat|crash] [<resource>]]`: prints figures beside their budgets, asserts nothing
  * and exits 0 even when a figure is over budget (1 only when the bench itself cannot run).
  * - api (scripts/lib/bench-api.ts): list call latency on 100,000 rows of the resource (news by
  *   default) on a fresh PGlite, beside a bare and a naive route (autocannon, loopback).
@@ -14,6 +14,9 @@
  * - push (scripts/lib/bench-push.ts): 100,000 members; a push to all resolved and queued, its
  *   deliveries per second through the outbox provider, and the by-map count's p95 (polygon of 50
  *   vertices) on PGlite (and PostgreSQL with DATABASE_URL).
+ * - chat (scripts/lib/bench-chat.ts): 1,000 conversations of 100 messages: the conversation list and
+ *   a page of a conversation p95 at 10 connections, and the delivery latency of a message between two
+ *   server instances on PostgreSQL (with DATABASE_URL).
  * - crash (scripts/lib/bench-crash.ts): 20 × kill -9 of a server taking writes, restarted each time, on
  *   PGlite and PostgreSQL: writes acknowledged, lost (budget 0), restart times.
  * Without a part named, all of them run (api first). At the end one table: every budgeted figure, its budget
@@ -24,6 +27,7 @@ import { resolve } from 'node:path';
 import { formatBudgetTable, type BudgetRow } from './lib/budget';
 import { runApiBench } from './lib/bench-api';
 import { runCrashBench } from './lib/bench-crash';
+import { runChatBench } from './lib/bench-chat';
 import { runImportBench } from './lib/bench-import';
 import { runStatisticsBench } from './lib/bench-statistics';
 import { runPushBench } from './lib/bench-push';
@@ -31,7 +35,7 @@ import { runWebBench } from './lib/bench-web';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const PARTS = ['api', 'web', 'import', 'statistics', 'push', 'crash'];
+const PARTS = ['api', 'web', 'import', 'statistics', 'push', 'chat', 'crash'];
 const parts = new Set(args.filter((a) => PARTS.includes(a)));
 const resourceName = args.find((a) => !PARTS.includes(a) && a !== 'all') ?? 'news';
 const runStatistics = parts.size === 0 || parts.has('statistics');
@@ -40,6 +44,7 @@ const runWeb = parts.size === 0 || parts.has('web');
 const runImport = parts.size === 0 || parts.has('import');
 const runCrash = parts.size === 0 || parts.has('crash');
 const runPush = parts.size === 0 || parts.has('push');
+const runChat = parts.size === 0 || parts.has('chat');
 
 const started = performance.now();
 console.log(`bench: ${loadavg()[0].toFixed(1)} load average (1 min) on ${availableParallelism()} cores at the start`);
@@ -88,6 +93,15 @@ if (runPush) {
   } catch (err) {
     failed = true;
     console.error(`push bench failed: ${(err as Error).stack ?? err}`);
+  }
+}
+if (runChat) {
+  console.log('\n== chat ==');
+  try {
+    rows.push(...(await runChatBench(root)));
+  } catch (err) {
+    failed = true;
+    console.error(`chat bench failed: ${(err as Error).stack ?? err}`);
   }
 }
 if (runCrash) {

@@ -27,9 +27,9 @@ export const BOOT_NAMESPACES: readonly string[] = ['common', 'access', 'console'
 /**
  * Namespaces of one hand-written page, loaded only when that page opens (`loadPageCatalogue` of
  * pages/page-catalogue.ts), not with the city (docs/performance.md 'What each page loads'):
- * `imports`, the CSV import pages; `statistics`, the statistics page.
+ * `imports`, the CSV import pages; `statistics`, the statistics page; `chat`, the chat pages.
  */
-export const PAGE_NAMESPACES: readonly string[] = ['imports', 'statistics'];
+export const PAGE_NAMESPACES: readonly string[] = ['imports', 'statistics', 'chat'];
 
 /** Which part of a language's catalogue: the boot namespaces, one page's namespace, or all the others. */
 export type CatalogueScope = 'boot' | 'console' | `page:${string}`;

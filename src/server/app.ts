@@ -21,6 +21,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
 import { registerValidation } from './plugins/validation';
+import { registerChatRoutes } from './chat/chat-routes';
 import { registerChatUnreadRoutes } from './routes/chat-unread';
 import { registerCityRoutes } from './routes/cities';
 import { registerConsoleManifestRoute } from './routes/console-manifests';
@@ -100,6 +101,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerUserRoutes(app);
   registerNoticeStream(app);
   registerChatUnreadRoutes(app);
+  registerChatRoutes(app);
   await registerFileRoutes(app, { config, resources });
   registerResourceRoutes(app, resources);
   registerSavedViewRoutes(app);

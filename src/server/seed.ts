@@ -12,6 +12,7 @@ import { LOCK_SEED } from './db/migrations';
 import { hashPassword } from './auth/passwords';
 import { createRecord } from './repositories/resource-repository';
 import { seedExamples } from './seed-examples';
+import { seedDemoChat } from './chat/chat-demo';
 import { seedDemoStatistics } from './statistics/demo-data';
 import { seedDemoMembers } from './push/demo-members';
 import { createUser, type NewUser } from './repositories/user-repository';
@@ -123,6 +124,8 @@ async function seedDemoContent(db: Database, resources: ReadonlyMap<string, Reso
   for (const p of problems) console.warn(`seed: skipped an example that breaks a rule: ${p}`);
   // 90 days of purchases, uses and clicks for the statistics and the dashboard, made from those rows.
   await seedDemoStatistics(db, resources);
+  // Demo chat of kobe between the demo advertiser's shop and the city, and the teacher's class (chat/chat-demo.ts).
+  if (resources.has('advertisement') && resources.has('school_class')) await seedDemoChat(db);
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
  * Hand-written pages and menu icons a manifest may name (000 2.2; docs/architecture.md 'Console': hand-written pages only
  * for the dashboard, statistics, maps, chat and CSV import). `npm run check` rejects anything else.
- * Chat is a placeholder for now (PLACEHOLDER_PAGES): one page that says, translated, what
- * will be there. The statistics page is open to every role: what a role may see there is the read
+ * The statistics page is open to every role: what a role may see there is the read
  * permission (and own-row limits) of the resource its menu entry's `statistic` counts
  * (src/shared/statistics.ts; e.g. menu/list-purchase is the Advertiser's, 000 2.2).
  */
@@ -14,21 +13,17 @@ export const PAGES: Record<string, Role[]> = {
   users: ['Administrator', 'Operator'],
   statistics: [],
   maps: [],
-  chat: ['Administrator', 'Operator', 'Teacher'],
+  chat: ['Administrator', 'Operator', 'Teacher', 'Advertiser', 'President'],
   'csv-import': ['Administrator', 'Operator'],
   'csv-import-history': ['Administrator', 'Operator'],
 };
-
-/** Pages still shown by the placeholder page (src/console/pages/placeholder-page.tsx), texts `placeholder.<name>.*`. */
-export const PLACEHOLDER_PAGES = ['chat'] as const;
-export type PlaceholderPage = (typeof PLACEHOLDER_PAGES)[number];
 
 /**
  * Subjects that are not registry resources, served by hand-written routes, with the roles allowed
  * each action (000 6: the user pages are Administrator and Operator; everybody reads and updates
  * their own account; uploads by whoever may create content; a city's settings are changed by the
  * Administrator; the chat unread count is seen, and written by the chat service, for the roles that
- * have the chat entry, 000 6 Specifics 'chat list also Administrator').
+ * have the chat entry, 000 6 Specifics 'chat list also Administrator'; the chat itself).
  */
 export const HAND_WRITTEN_SUBJECTS: Record<string, Partial<Record<'read' | 'create' | 'update' | 'delete', Array<Role | '*'>>>> = {
   user: { read: ['Administrator', 'Operator'], create: ['Administrator', 'Operator'], update: ['Administrator', 'Operator'], delete: ['Administrator', 'Operator'] },
@@ -36,6 +31,14 @@ export const HAND_WRITTEN_SUBJECTS: Record<string, Partial<Record<'read' | 'crea
   file: { create: ['*'], read: ['*'] },
   city: { read: ['*'], update: ['Administrator'] },
   chat_unread: { read: ['Administrator', 'Operator'], update: ['Administrator', 'Operator'] },
+  // Chat (src/server/chat/): the Operator's with its shops, the list also the Administrator's; an
+  // Advertiser about its own shops; the Teacher's class chat, its history read by the President and
+  // the Operator; deleting a message is the Operator's. Which conversation: src/server/chat/chat-access.ts.
+  chat: {
+    read: ['Administrator', 'Operator', 'Advertiser', 'Teacher', 'President'],
+    create: ['Operator', 'Advertiser', 'Teacher'],
+    delete: ['Operator'],
+  },
 };
 
 /** Icon names a manifest entry may use; the console maps each to an @ant-design/icons component. */

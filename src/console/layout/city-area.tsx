@@ -116,7 +116,7 @@ export function CityArea() {
   const { city = '' } = useParams();
   const { pathname } = useLocation();
   const { profile, city: chosen } = useSession();
-  const { entries, routes: menuRoutes } = useCityMenu(city);
+  const { entries, routes: menuRoutes, pages } = useCityMenu(city);
   // Menus are checked by `npm run validate`; an entry naming a resource this build lacks is skipped.
   const routes = useMemo(() => menuRoutes.filter((r) => registry.has(r.resource)), [menuRoutes]);
   const allowed = !!profile && cityAllowed(profile, city);
@@ -134,7 +134,7 @@ export function CityArea() {
 
   // Every route of the city's pages, built once per menu (plain route objects, not JSX children that
   // React Router would turn into routes again on every render), grouped by their first segment.
-  const table = useMemo(() => cityRouteTable(entries, routes), [entries, routes]);
+  const table = useMemo(() => cityRouteTable(pages, routes), [pages, routes]);
   // The pages at one open tab's location (console-layout.tsx keeps every open tab rendered): keys
   // come from that location, not the window's, so a hidden tab's form is not mounted anew.
   const renderPage = useCallback((location: Location) => <CityRoutes table={table} location={location} />, [table]);

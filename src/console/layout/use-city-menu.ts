@@ -11,14 +11,16 @@ import { resourceRoutes, type ResourceRoute } from '../resources/resource-routes
 import { useManifestsLoaded } from '../providers/manifests';
 import { useSession } from '../hooks/use-session';
 
-export function useCityMenu(city: string | null | undefined): { entries: MenuEntry[]; routes: ResourceRoute[] } {
+export function useCityMenu(city: string | null | undefined): { entries: MenuEntry[]; routes: ResourceRoute[]; pages: MenuEntry[] } {
   const { profile } = useSession();
   const loaded = useManifestsLoaded();
   return useMemo(() => {
     const role = profile ? effectiveRole(profile) : null;
-    if (!role || !city || !loaded) return { entries: [], routes: [] };
+    if (!role || !city || !loaded) return { entries: [], routes: [], pages: [] };
     const entries = menuFor(role, city);
-    // Hidden entries have routes but no sidebar line (000 2).
-    return { entries, routes: resourceRoutes(routeEntriesFor(role, city)) };
+    // Hidden entries have routes but no sidebar line (000 2): resources and hand-written pages alike
+    // (chat/:id/:shopName/img/:imgShop, group/chat/:classId/:teacherId).
+    const all = routeEntriesFor(role, city);
+    return { entries, routes: resourceRoutes(all), pages: all.filter((e) => e.page) };
   }, [profile, city, loaded]);
 }

@@ -11,6 +11,8 @@ import type { Database, Queryable } from './database';
 export const LOCK_MIGRATE = 7_412_001;
 export const LOCK_RESOURCE_TABLES = 7_412_002;
 export const LOCK_SEED = 7_412_003;
+/** Advisory lock key of chat writes, taken with the city's hash: a city's chat events commit in id order (chat/chat-writes.ts). */
+export const LOCK_CHAT = 7_412_004;
 
 interface Migration {
   name: string;
@@ -262,6 +264,62 @@ const MIGRATIONS: Migration[] = [
           sent_at timestamptz NOT NULL DEFAULT now(),
           UNIQUE (notification_id, user_id, token)
         );
+      `),
+  },
+  {
+    // Chat between a city's Operators and a shop, and a class's group chat (000 2.2 chat, group/chat;
+    // 001 7.9 chatAdminUnread, 7.12; docs/architecture.md 'Chat'): conversations, their participants
+    // with the last message read and the unread count (kept by each send, in its transaction),
+    // messages (text of at most 2,000 characters, an optional uploaded image, a deleted flag), and
+    // the events of each city in commit order (a message, a deletion) that the live streams resume from.
+    name: '0007-chat',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE chat_conversations (
+          id bigserial PRIMARY KEY,
+          city text NOT NULL,
+          kind text NOT NULL CHECK (kind IN ('shop', 'class')),
+          shop_id bigint,
+          class_id bigint,
+          teacher_id integer REFERENCES users(id) ON DELETE CASCADE,
+          last_message_id bigint,
+          last_message_at timestamptz,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          CHECK ((kind = 'shop' AND shop_id IS NOT NULL) OR (kind = 'class' AND class_id IS NOT NULL AND teacher_id IS NOT NULL))
+        );
+        CREATE UNIQUE INDEX chat_conversations_shop ON chat_conversations (city, shop_id) WHERE kind = 'shop';
+        CREATE UNIQUE INDEX chat_conversations_class ON chat_conversations (city, class_id, teacher_id) WHERE kind = 'class';
+        CREATE INDEX chat_conversations_recent ON chat_conversations (city, kind, last_message_at DESC NULLS LAST, id DESC);
+        CREATE TABLE chat_participants (
+          conversation_id bigint NOT NULL REFERENCES chat_conversations(id) ON DELETE CASCADE,
+          user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          side text NOT NULL CHECK (side IN ('city', 'shop', 'teacher')),
+          last_read_id bigint NOT NULL DEFAULT 0,
+          unread integer NOT NULL DEFAULT 0 CHECK (unread >= 0),
+          PRIMARY KEY (conversation_id, user_id)
+        );
+        CREATE INDEX chat_participants_user ON chat_participants (user_id);
+        CREATE TABLE chat_messages (
+          id bigserial PRIMARY KEY,
+          conversation_id bigint NOT NULL REFERENCES chat_conversations(id) ON DELETE CASCADE,
+          sender_id integer REFERENCES users(id) ON DELETE SET NULL,
+          sender_name text NOT NULL DEFAULT '',
+          side text NOT NULL,
+          text text NOT NULL DEFAULT '' CHECK (char_length(text) <= 2000),
+          image_file_id bigint REFERENCES files(id),
+          deleted boolean NOT NULL DEFAULT false,
+          created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX chat_messages_page ON chat_messages (conversation_id, id DESC);
+        CREATE INDEX chat_messages_sender ON chat_messages (sender_id, created_at);
+        CREATE TABLE chat_events (
+          id bigserial PRIMARY KEY,
+          city text NOT NULL,
+          conversation_id bigint NOT NULL REFERENCES chat_conversations(id) ON DELETE CASCADE,
+          message_id bigint NOT NULL REFERENCES chat_messages(id) ON DELETE CASCADE,
+          kind text NOT NULL CHECK (kind IN ('message', 'deleted'))
+        );
+        CREATE INDEX chat_events_city ON chat_events (city, id);
       `),
   },
 ];

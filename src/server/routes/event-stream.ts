@@ -9,14 +9,19 @@
  * `Database.onListenRestored`): once it is back, every open stream sends its current state (the
  * route's `sendState`) or, without one, a `resync` event (data `{}`) that tells the client to read
  * again what it shows.
+ *
+ * A resumable stream (the chat, `lastEventId`) numbers its events: `id: <n>` lines, n increasing,
+ * an event at or below the last written id is dropped (a catch-up read and a live event may both
+ * carry it), and an `id: <start>` line right after `: connected` sets the browser's Last-Event-ID
+ * before any event, so its automatic reconnection resumes where this stream started.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Interval of the keep-alive comment (ms). */
 export const PING_MS = 25_000;
 
-/** Writes one event: `event: <name>` and `data: <JSON>`. */
-export type SendEvent = (event: string, data: unknown) => void;
+/** Writes one event: `event: <name>`, `data: <JSON>` and, for a resumable stream, `id: <id>` (dropped when not above the last id written). */
+export type SendEvent = (event: string, data: unknown, id?: number) => void;
 
 const openStreams = new WeakMap<FastifyInstance, Set<{ end(): void }>>();
 
@@ -48,7 +53,9 @@ export interface EventStreamOptions {
    * `: connected` and after each restoration of the LISTEN connection (in place of `resync`). Events
    * published meanwhile are written after it, in order. A rejection is logged; the stream goes on.
    */
-  sendState?: (send: SendEvent) => Promise<void>;
+  sendState?: (send: SendEvent, lastId: () => number) => Promise<void>;
+  /** Makes the stream resumable from this event id (see above); `lastId()` of `sendState` answers the last id written. */
+  lastEventId?: number;
 }
 
 /**
@@ -64,27 +71,32 @@ export async function serveEventStream(
 ): Promise<void> {
   const res = reply.raw;
   let ended = false;
-  const write: SendEvent = (event, data) => {
-    if (!ended) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
-  // Every write goes through one chain, so that events published while the state is read follow it.
-  let chain: Promise<void> = Promise.resolve();
-  const send: SendEvent = (event, data) => {
-    chain = chain.then(() => write(event, data));
+  let lastId = options.lastEventId ?? 0;
+  const write: SendEvent = (event, data, id) => {
+    if (ended) return;
+    if (id !== undefined) {
+      if (id <= lastId) return;
+      lastId = id;
+    }
+    res.write(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const { sendState } = options;
+  const state = () => (sendState ? sendState(write, () => lastId).catch((err: Error) => request.log.error({ err }, 'event stream: reading the state failed')) : write('resync', {}));
+  // Every write goes through one chain, so that events published while the state is read follow it;
+  // the first state goes first, before any event published once the subscription is active.
+  let opened!: () => void;
+  let chain: Promise<void> = new Promise<void>((resolve) => (opened = resolve)).then(() => (sendState ? state() : undefined));
+  const send: SendEvent = (event, data, id) => {
+    chain = chain.then(() => write(event, data, id));
+  };
   const resync = () => {
-    chain = chain.then(() =>
-      sendState
-        ? sendState(write).catch((err: Error) => request.log.error({ err }, 'event stream: reading the state failed'))
-        : write('resync', {}),
-    );
+    chain = chain.then(state);
   };
   const stop = await subscribe(send);
   reply.hijack();
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-  res.write(': connected\n\n');
-  if (sendState) resync();
+  res.write(options.lastEventId !== undefined ? `: connected\nid: ${options.lastEventId}\n\n` : ': connected\n\n');
+  opened();
   const unwatch = request.server.db.onListenRestored(resync);
   const open = streamsOf(request.server);
   open.add(res);

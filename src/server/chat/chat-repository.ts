@@ -1,0 +1,216 @@
+/**
+ * Reading chat conversations and messages (000 2.2 chat, group/chat; 001 9 'page size 20: chat';
+ * tables of migration 0007-chat, docs/architecture.md 'Chat'). Conversations of a shop join the
+ * shop's advertisement row (name, first photo), those of a class the class row (name, school).
+ */
+import { registry } from '../../shared/registry';
+import type { Profile } from '../../shared/roles';
+import { effectiveRole } from '../../shared/roles';
+import type { Queryable } from '../db/database';
+import { tableName } from '../db/resource-tables';
+import { fileUrl } from '../files/file-names';
+import type { ConversationKey } from './chat-access';
+
+/** A page of messages holds this many (001 9 'page size 20: chat'). */
+export const CHAT_PAGE_SIZE = 20;
+
+const AD_TABLE = tableName(registry.get('advertisement')!);
+const CLASS_TABLE = tableName(registry.get('school_class')!);
+
+/** A message as the API answers it; a deleted one has no text and no image. */
+export interface ChatMessage {
+  id: number;
+  conversation_id: number;
+  sender_id: number | null;
+  sender_name: string;
+  side: string;
+  text: string;
+  image_url: string | null;
+  deleted: boolean;
+  /** ISO 8601. */
+  created_at: string;
+}
+
+/** A conversation as the API answers it (its list and its head). */
+export interface ChatConversation extends ConversationKey {
+  id: number;
+  shop_name: string | null;
+  shop_image: string | null;
+  class_name: string | null;
+  teacher_name: string | null;
+  last_message: ChatMessage | null;
+  /** The caller's unread messages in it (0 when not a participant). */
+  unread: number;
+}
+
+/** The SELECT list and FROM of a message row (`m`, its image file `f`). */
+export const MESSAGE_SQL = `SELECT m.id, m.conversation_id, m.sender_id, m.sender_name, m.side, m.text, f.name AS image, m.deleted, m.created_at
+  FROM chat_messages m LEFT JOIN files f ON f.id = m.image_file_id`;
+
+/** A message row of MESSAGE_SQL as the API answers it. */
+export function toMessage(r: Record<string, unknown>): ChatMessage {
+  const deleted = Boolean(r.deleted);
+  return {
+    id: Number(r.id),
+    conversation_id: Number(r.conversation_id),
+    sender_id: r.sender_id === null ? null : Number(r.sender_id),
+    sender_name: String(r.sender_name ?? ''),
+    side: String(r.side),
+    text: deleted ? '' : String(r.text ?? ''),
+    image_url: deleted || !r.image ? null : fileUrl(String(r.image)),
+    deleted,
+    created_at: new Date(r.created_at as string).toISOString(),
+  };
+}
+
+/** SELECT of conversations `c` with their shop, class, teacher, last message and `$1`'s unread count. */
+const CONVERSATION_SQL = `SELECT c.id, c.city, c.kind, c.shop_id, c.class_id, c.teacher_id,
+    a.data->>'name' AS shop_name, a.data->'photos'->>0 AS shop_image,
+    k.data->>'name' AS class_name, (k.data->>'school')::bigint AS school_id, t.name AS teacher_name,
+    COALESCE(p.unread, 0) AS unread,
+    m.id AS m_id, m.sender_id AS m_sender_id, m.sender_name AS m_sender_name, m.side AS m_side, m.text AS m_text,
+    f.name AS m_image, m.deleted AS m_deleted, m.created_at AS m_created_at
+  FROM chat_conversations c
+  LEFT JOIN ${AD_TABLE} a ON c.kind = 'shop' AND a.id = c.shop_id
+  LEFT JOIN ${CLASS_TABLE} k ON c.kind = 'class' AND k.id = c.class_id
+  LEFT JOIN users t ON t.id = c.teacher_id
+  LEFT JOIN chat_participants p ON p.conversation_id = c.id AND p.user_id = $1
+  LEFT JOIN chat_messages m ON m.id = c.last_message_id
+  LEFT JOIN files f ON f.id = m.image_file_id`;
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toConversation(r: Record<string, unknown>): ChatConversation {
+  const last =
+    r.m_id === null || r.m_id === undefined
+      ? null
+      : toMessage({
+          id: r.m_id,
+          conversation_id: r.id,
+          sender_id: r.m_sender_id,
+          sender_name: r.m_sender_name,
+          side: r.m_side,
+          text: r.m_text,
+          image: r.m_image,
+          deleted: r.m_deleted,
+          created_at: r.m_created_at,
+        });
+  return {
+    id: Number(r.id),
+    city: String(r.city),
+    kind: r.kind as 'shop' | 'class',
+    shop_id: num(r.shop_id),
+    class_id: num(r.class_id),
+    teacher_id: num(r.teacher_id),
+    school_id: num(r.school_id),
+    shop_name: (r.shop_name as string | null) ?? null,
+    shop_image: (r.shop_image as string | null) ?? null,
+    class_name: (r.class_name as string | null) ?? null,
+    teacher_name: (r.teacher_name as string | null) ?? null,
+    last_message: last,
+    unread: Number(r.unread ?? 0),
+  };
+}
+
+/** One conversation by id with `userId`'s unread count; null when there is none. */
+export async function findConversation(db: Queryable, id: number, userId: number): Promise<ChatConversation | null> {
+  const rows = await db.query(`${CONVERSATION_SQL} WHERE c.id = $2`, [userId, id]);
+  return rows[0] ? toConversation(rows[0]) : null;
+}
+
+/**
+ * The WHERE of the conversations of kind `kind` in `city` that `profile` sees in its list
+ * (chat-access.ts in SQL): Operators and Administrators every shop conversation of the city, an
+ * Advertiser its shops', a Teacher its own class chats, a President its school's, an Operator every
+ * class chat of the city. Null: none at all. `params` holds `$1` (the caller) and `$2` (the city); more are added.
+ */
+function listWhere(profile: Profile, kind: 'shop' | 'class', params: unknown[]): string | null {
+  const role = effectiveRole(profile);
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const base = `c.city = $2 AND c.kind = '${kind}'`;
+  if (kind === 'shop') {
+    if (role === 'Operator' || role === 'Administrator') return base;
+    if (role === 'Advertiser') return `${base} AND c.shop_id = ANY(${p(profile.advertisements)}::bigint[])`;
+    return null;
+  }
+  if (role === 'Teacher') return `${base} AND c.teacher_id = ${p(profile.id)} AND c.class_id = ANY(${p(profile.classes)}::bigint[])`;
+  if (role === 'Operator') return base;
+  if (role === 'President' && profile.school !== null) return `${base} AND (k.data->>'school')::bigint = ${p(profile.school)}`;
+  return null;
+}
+
+/**
+ * The conversations of kind `kind` in `city` that `profile` sees, the most recent message first
+ * (those without a message last, newest first), `limit` from `offset`; with the total.
+ */
+export async function listConversations(
+  db: Queryable,
+  profile: Profile,
+  city: string,
+  kind: 'shop' | 'class',
+  page: { limit: number; offset: number },
+): Promise<{ content: ChatConversation[]; total_length: number }> {
+  const params: unknown[] = [profile.id, city];
+  const where = listWhere(profile, kind, params);
+  if (where === null) return { content: [], total_length: 0 };
+  const rows = await db.query(`${CONVERSATION_SQL} WHERE ${where} ORDER BY c.last_message_at DESC NULLS LAST, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`, params);
+  const [{ n }] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM chat_conversations c LEFT JOIN ${CLASS_TABLE} k ON c.kind = 'class' AND k.id = c.class_id WHERE $1::int IS NOT NULL AND ${where}`,
+    params,
+  );
+  return { content: rows.map(toConversation), total_length: Number(n) };
+}
+
+/**
+ * A page of the conversation's messages, going backwards: the `limit` newest with an id below
+ * `before` (all when null), answered oldest first, and the cursor of the page before it (null at the
+ * start). Ids only grow, so a page is the same however many messages arrive meanwhile.
+ */
+export async function pageMessages(db: Queryable, conversationId: number, before: number | null, limit = CHAT_PAGE_SIZE): Promise<{ content: ChatMessage[]; next_before: number | null }> {
+  const rows = await db.query(`${MESSAGE_SQL} WHERE m.conversation_id = $1 AND ($2::bigint IS NULL OR m.id < $2) ORDER BY m.id DESC LIMIT ${limit + 1}`, [conversationId, before]);
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit).map(toMessage).reverse();
+  return { content: page, next_before: more && page.length > 0 ? page[0].id : null };
+}
+
+/**
+ * Makes the missing conversations `profile` has a right to (an Advertiser's shops of the city, a
+ * Teacher's classes), with their participants; an empty conversation then appears in its list.
+ */
+export async function ensureOwnConversations(db: Queryable, profile: Profile, city: string): Promise<void> {
+  const role = effectiveRole(profile);
+  let made: Array<{ id: number }> = [];
+  if (role === 'Advertiser' && profile.advertisements.length > 0) {
+    made = await db.query<{ id: number }>(
+      `INSERT INTO chat_conversations (city, kind, shop_id) SELECT $1, 'shop', a.id FROM ${AD_TABLE} a WHERE a.city = $1 AND a.id = ANY($2::bigint[])
+       ON CONFLICT (city, shop_id) WHERE kind = 'shop' DO NOTHING RETURNING id`,
+      [city, profile.advertisements],
+    );
+  } else if (role === 'Teacher' && profile.classes.length > 0) {
+    made = await db.query<{ id: number }>(
+      `INSERT INTO chat_conversations (city, kind, class_id, teacher_id) SELECT $1, 'class', k.id, $3 FROM ${CLASS_TABLE} k WHERE k.city = $1 AND k.id = ANY($2::bigint[])
+       ON CONFLICT (city, class_id, teacher_id) WHERE kind = 'class' DO NOTHING RETURNING id`,
+      [city, profile.classes, profile.id],
+    );
+  }
+  for (const { id } of made) await addParticipants(db, Number(id));
+}
+
+/**
+ * Adds the participants of conversation `id`: for a shop, the Operators of its city and the
+ * Advertisers owning the shop; for a class, its teacher. Kept ones stay.
+ */
+export async function addParticipants(db: Queryable, id: number): Promise<void> {
+  await db.query(
+    `INSERT INTO chat_participants (conversation_id, user_id, side)
+     SELECT c.id, u.id, 'city' FROM chat_conversations c JOIN cities ci ON ci.name = c.city JOIN users u ON u.permission = 'Operator' AND ci.id = ANY(u.assign_city)
+       WHERE c.id = $1 AND c.kind = 'shop'
+     UNION ALL
+     SELECT c.id, u.id, 'shop' FROM chat_conversations c JOIN users u ON u.permission = 'Advertiser' AND c.shop_id = ANY(u.advertisements)
+       WHERE c.id = $1 AND c.kind = 'shop'
+     UNION ALL
+     SELECT c.id, c.teacher_id, 'teacher' FROM chat_conversations c WHERE c.id = $1 AND c.kind = 'class'
+     ON CONFLICT DO NOTHING`,
+    [id],
+  );
+}
