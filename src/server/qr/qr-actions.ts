@@ -8,13 +8,16 @@
  *           in `fields[0]`, the name in `fields[1]`; the mail carries the QR code as an inline image.
  *           The row's change and the mails are one transaction (src/server/mail/outbox.ts).
  * The link is APP_URL followed by the action's `link` with `{city}`, `{id}` and `{<field>}` of the row
- * (README 'QR codes').
+ * (README 'QR codes'). A `qrcode` action with `fields: [linkField, imageField]` also keeps them on
+ * every row (000 3 Club url_QRcode, url_image_QRcode): the app link, and the address of the action's
+ * image (PUBLIC_URL + its path), written with the row's create and filled in at start for older rows.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ActionDef, ResourceDef } from '../../shared/registry';
 import { storageCity, tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { changeRecordIn } from '../repositories/action-repository';
+import { addWriteHooks } from '../repositories/write-hooks';
 import { getRecord, parseId } from '../repositories/resource-repository';
 import type { CallContext } from '../routes/call-route';
 import { mailLanguage } from '../mail/templates';
@@ -44,6 +47,7 @@ export function qrActionHandler(app: FastifyInstance, def: ResourceDef, action: 
   if (!template) throw new Error(`schemas/${def.schema.$id}.schema.json: action '${action.name}' (${action.kind}) needs \`link\``);
   const where = (action.where ?? {}) as Record<string, unknown>;
   if (action.kind === 'qrcode') {
+    if (action.fields?.length) storeQrFields(app, def, action, template);
     return async (c) => {
       const row = await getRecord(db, def, c.storageKey, c.id, { where, owner: c.owned });
       const link = appLink(config.appUrl, template, c.city.name, Number(row.id), row as Record<string, unknown>);
@@ -85,4 +89,37 @@ export function qrActionHandler(app: FastifyInstance, def: ResourceDef, action: 
     if (!answer) throw new HttpError('not_found');
     return answer;
   };
+}
+
+/**
+ * Keeps the app link and the QR image's address of every row of `def` in `action.fields` (link
+ * field, image field; see the top of this file): a create hook writes them in the create's
+ * transaction, and at start the rows without them get them (`{city}` and `{id}` of the link template
+ * replaced in SQL; other placeholders need the create hook).
+ */
+function storeQrFields(app: FastifyInstance, def: ResourceDef, action: ActionDef, template: string): void {
+  const { db, config } = app;
+  const [linkField, imageField] = action.fields!;
+  const imagePath = (city: string, id: number) => `${config.publicUrl}${action.path.replace('{city}', city).replace(/\{[^}]+\}/, String(id))}`;
+  const valuesOf = (city: string, id: number, row: Record<string, unknown>) => ({
+    [linkField]: appLink(config.appUrl, template, city, id, row),
+    ...(imageField ? { [imageField]: imagePath(city, id) } : {}),
+  });
+  addWriteHooks(db, def.name, {
+    async created(tx, city, row) {
+      const values = valuesOf(city, Number(row.id), row as Record<string, unknown>);
+      await tx.query(`UPDATE ${tableName(def)} SET data = data || $2::jsonb WHERE id = $1`, [row.id, JSON.stringify(values)]);
+      return { ...row, ...values };
+    },
+  });
+  app.addHook('onReady', async () => {
+    const sub = (p: string) => `replace(replace(${p}, '{city}', city), '{id}', id::text)`;
+    const params: string[] = [linkField, config.appUrl, template];
+    let values = `$1::text, $2::text || ${sub('$3::text')}`;
+    if (imageField) {
+      params.push(imageField, config.publicUrl, action.path.replace(/\{(?!city\})[^}]+\}/, '{id}'));
+      values += `, $4::text, $5::text || ${sub('$6::text')}`;
+    }
+    await db.query(`UPDATE ${tableName(def)} SET data = data || jsonb_build_object(${values}) WHERE NOT data ? $1::text`, params);
+  });
 }

@@ -1,4 +1,4 @@
-// QR codes (001 7.5 advertisements/{id}/qrcode/, 7.8 pass qrcode/, 7.13 class mail_qr) on a real database:
+// QR codes (001 7.5 advertisements/{id}/qrcode/, 7.8 pass qrcode/, 7.12 qr_club_code, 7.13 class mail_qr) on a real database:
 // the images decode to the documented app links (README 'QR codes'); another city's row is 404; the class
 // QR mail reaches each parent once through a real SMTP server, with a decodable inline QR image.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,18 @@ describe('qrcode calls', () => {
     expect(decodePng((await get(`/kobe/api/passport/shop-member-pass/${member}/qrcode/`)).rawPayload)).toBe(`${APP}/kobe/member-pass/${member}`);
     const halloween = await firstId('/kobe/api/passport/shop-halloween/');
     expect(decodePng((await get(`/kobe/api/passport/shop-halloween/${halloween}/qrcode/`)).rawPayload)).toBe(`${APP}/kobe/halloween-pass/${halloween}`);
+  });
+
+  it('keep a club\'s link and image address on the club (qr_club_code), for a new club and the clubs made before', async () => {
+    const made = await t.app.inject({ method: 'POST', url: '/kobe/api/group_chat/operator_departments/', headers: bearer(admin), payload: { name: 'QR部', description: '部活' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().id as number;
+    const path = `/kobe/api/group_chat/operator_departments/${id}/qrcode/`;
+    expect(made.json()).toMatchObject({ url_QRcode: `${APP}/kobe/club/${id}`, url_image_QRcode: `${t.app.config.publicUrl}${path}` });
+    expect(decodePng((await get(path)).rawPayload)).toBe(`${APP}/kobe/club/${id}`);
+    const listed = (await get('/kobe/api/group_chat/operator_departments/qr_club_code/')).json().content as Array<Record<string, unknown>>;
+    expect(listed.length).toBeGreaterThan(1);
+    for (const club of listed) expect(club.url_QRcode).toBe(`${APP}/kobe/club/${club.id}`);
   });
 
   it('a row of another city is 404', async () => {
