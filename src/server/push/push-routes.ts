@@ -26,6 +26,7 @@ import { composeRecord } from '../repositories/resource-repository';
 import { prepareEventStreams, serveEventStream } from '../routes/event-stream';
 import { PUSH_CHANNEL, pushJob } from './delivery';
 import { addPushHooks, cityIdOf, throwIfBadTargeting } from './push-hooks';
+import { addSchoolPushHooks } from './school-push';
 import { providerOf, type PushProvider } from './providers';
 import { countRecipients, type Targeting } from './targeting';
 
@@ -58,6 +59,8 @@ export function registerPushRoutes(app: FastifyInstance, resources: ReadonlyMap<
   };
   app.jobs.define(pushJob(db, notification, provider));
   addPushHooks(app, notification, userNotify);
+  const schoolNotification = resources.get('school_notification');
+  if (schoolNotification) addSchoolPushHooks(app, schoolNotification, notification);
   prepareEventStreams(app);
 
   app.post(

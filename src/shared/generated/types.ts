@@ -981,6 +981,11 @@ export interface SchoolNotification {
   classes?: number[];
   parents?: number[];
   teachers?: number[];
+  /**
+   * The push that delivers it (a notification of type users; src/server/push/school-push.ts)
+   */
+  notification_id?: number;
+  recipients?: number;
   created_at?: string;
 }
 

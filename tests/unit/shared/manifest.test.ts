@@ -80,8 +80,10 @@ describe('000 6 Specifics, in every city', () => {
     device: ['Administrator', 'Operator'],
     review: ['Operator'],
     'tweet-request': ['Operator'],
-    chat: ['Administrator', 'Operator'],
-    'chat-detail': ['Operator'],
+    // The city's chat list and conversations (000 6); the Advertiser has its own conversations with
+    // the city about its shops (the chat feature, README 'The API').
+    chat: ['Administrator', 'Operator', 'Advertiser'],
+    'chat-detail': ['Operator', 'Advertiser'],
     'list-menu': ['Advertiser'],
     'menu-list-purchase': ['Advertiser'],
     'list-club': ['Administrator', 'Operator'],
