@@ -57,6 +57,13 @@ export function unstorableFields(data: unknown): string[] {
   return Object.entries(data).filter(([k, v]) => UNSTORABLE.test(k) || holdsUnstorable(v)).map(([k]) => (UNSTORABLE.test(k) ? '_' : k));
 }
 
+/** The fields of a coerced query or path that became a number past any bound (Infinity, NaN). */
+function nonFiniteFields(data: unknown): string[] {
+  if (typeof data !== 'object' || data === null) return [];
+  const bad = (v: unknown): boolean => (typeof v === 'number' && !Number.isFinite(v)) || (Array.isArray(v) && v.some(bad));
+  return Object.entries(data).filter(([, v]) => bad(v)).map(([k]) => k);
+}
+
 function stateOf(app: FastifyInstance): State {
   const state = states.get(app);
   if (!state) throw new Error('plugins/validation: registerValidation(app) was not called');
@@ -127,11 +134,14 @@ function compilerOf(state: State, checked: 'all' | 'unstorable-only', parts: rea
         validate ??= ajvOf(state, coerce).compile(schema as object);
         valid = validate(input);
       }
-      if (valid && unstorable.length === 0) return true;
+      // ajv coerces a query's "1e999" to Infinity and lets it pass `integer` and `maximum`: refused here.
+      const unbounded = coerce ? nonFiniteFields(input) : [];
+      if (valid && unstorable.length === 0 && unbounded.length === 0) return true;
       if (part === 'params') return { error: new HttpError('not_found') };
       messages ??= { type: 'object', properties: propertiesOf(state, schema) } as unknown as ResourceSchema;
       const fieldErrors = valid ? {} : once(toFieldErrors(messages, validate?.errors ?? []));
       for (const field of unstorable) (fieldErrors[field] ??= []).push({ key: 'validation.generic.pattern', params: { field } });
+      for (const field of unbounded) (fieldErrors[field] ??= []).push({ key: 'validation.generic.type', params: { field } });
       return { error: new HttpError('validation', { fieldErrors }) };
     };
   };
