@@ -3,8 +3,8 @@
  * cities and default centre; 001 7.9 create_notification_by_map): the map page shows the seven work
  * cities and the city's shops, a shop's pin opens its page; an advertisement's coordinates are set by
  * dragging the picker's marker, saved, and shown; in the notification form a circle drawn with the
- * drawing tools fills the centre and radius, and the recipient count is a neutral "—" where its call
- * is missing. No request leaves 127.0.0.1 (the tests run without a tile layer, playwright.config.ts),
+ * drawing tools fills the centre and radius, the recipient count follows it as the server counts,
+ * and the push made from the form reaches `sent` on its page. No request leaves 127.0.0.1 (the tests run without a tile layer, playwright.config.ts),
  * Leaflet never loads on the login page or a list, no console error. Screenshots go to /tmp/maps-*.png.
  */
 import type { Request } from '@playwright/test';
@@ -12,10 +12,7 @@ import { expect, test, type Page } from './fixtures';
 import { clickInPopup, expectNoSeriousViolation, openLogin, signInQuickly } from './helpers';
 
 const WORK_CITIES = ['明石市', '草津市', '高槻市', '豊中市', '藤沢市', '摂津市', '西宮市'];
-/** Not found until the notification engineer's route lands (001 7.9 recipient count): its 404 is expected. */
-const COUNT_PATH = '/api/notification/recipient-count/';
-
-/** Every request of `page` whose host is not 127.0.0.1, and every console error (a missing count call's 404 aside). */
+/** Every request of `page` whose host is not 127.0.0.1, and every console error. */
 function watch(page: Page): { foreign: string[]; errors: string[]; scripts: string[] } {
   const out = { foreign: [] as string[], errors: [] as string[], scripts: [] as string[] };
   const foreign = (r: Request) => !['data:', 'blob:'].includes(new URL(r.url()).protocol) && new URL(r.url()).hostname !== '127.0.0.1';
@@ -28,7 +25,6 @@ function watch(page: Page): { foreign: string[]; errors: string[]; scripts: stri
   page.on('requestfailed', (r) => foreign(r) && r.failure()?.errorText !== 'csp' && out.foreign.push(`${r.url()} (${r.failure()?.errorText})`));
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
-    if (/Failed to load resource: the server responded with a status of 404/.test(m.text()) && m.location().url.includes(COUNT_PATH)) return;
     // The demo shops' placeholder photos (placehold.jp), refused by the policy: seed data, not the maps.
     if (/(Refused to load|Loading) the image 'https:\/\/placehold\.jp\/[^']*'.*Content Security Policy/.test(m.text())) return;
     out.errors.push(`${page.url()}: ${m.text()} (${m.location().url})`);
@@ -126,11 +122,13 @@ test("an advertisement's coordinates are set by dragging the picker's marker, sa
   expect(seen.errors).toEqual([]);
 });
 
-test('in the notification form a circle drawn on the map sets the centre and the radius; the count is "—" without its call', async ({ page }) => {
+test('an operator draws a circle in the notification form, sees the recipient count, sends, and watches the push reach sent', async ({ page }) => {
   const seen = watch(page);
   await signInQuickly(page, 'operator', 'kobe');
   await page.goto('/kobe/notification/create');
   await expect(page.getByRole('region', { name: '配信エリアを描く地図' })).toHaveCount(0);
+  await page.locator('#root_title').fill('三宮駅周辺のお知らせ');
+  await page.locator('#root_body').fill('本日は駅前で清掃活動を行います。');
   await page.locator('.ant-select', { has: page.getByRole('combobox', { name: '配信対象' }) }).click();
   await clickInPopup(page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^地図で範囲指定$/ }));
   const map = page.getByRole('region', { name: '配信エリアを描く地図' });
@@ -156,8 +154,29 @@ test('in the notification form a circle drawn on the map sets the centre and the
   // Drawn across a view of all Japan, the circle is wider than a push may reach: held to 100,000 m (000 3 radius_m).
   expect(Number(await radius.inputValue())).toBe(100_000);
   await expect(map.locator('path.leaflet-interactive').last()).toBeAttached();
-  await expect(page.getByTestId('recipient-count')).toContainText('—');
+  // No member of kobe lives within 100 km of the centre of Japan.
+  await expect(page.getByTestId('recipient-count')).toContainText('0');
+
+  // The circle moved onto Sannomiya by its fields: the count is the server's for the same body.
+  await lat.fill('34.695');
+  await lng.fill('135.197');
+  await radius.fill('1500');
+  const body = { title: '三宮駅周辺のお知らせ', body: '本日は駅前で清掃活動を行います。', type: 'map', lat: 34.695, lng: 135.197, radius_m: 1500 };
+  const expected = ((await (await page.request.post('/kobe/api/notification/recipient-count/', { data: body })).json()) as { count: number }).count;
+  expect(expected).toBeGreaterThan(0);
+  await expect(page.getByTestId('recipient-count')).toContainText(new Intl.NumberFormat('ja-JP').format(expected), { timeout: 15_000 });
   await shot(page, 'area');
+
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/notification\/list-notify\/$/.test(new URL(r.url()).pathname));
+  await page.getByRole('button', { name: '保存' }).click();
+  const answer = await created;
+  expect(answer.status(), await answer.text()).toBe(201);
+  const push = (await answer.json()) as { id: number; recipients: number };
+  expect(push.recipients).toBe(expected);
+  await expect(page.getByText('保存しました。')).toBeVisible();
+  await page.goto(`/kobe/notification/show/${push.id}`);
+  await expect(page.getByTestId('push-status')).toHaveText('配信済み', { timeout: 30_000 });
+  await expect(page.getByTestId('push-recipients')).toContainText(new Intl.NumberFormat('ja').format(expected));
 
   expect(seen.foreign).toEqual([]);
   expect(seen.errors).toEqual([]);

@@ -69,7 +69,9 @@ export function MapAreaWidget(props: WidgetProps) {
   const area = options as unknown as AreaOptions;
   const values = ctx?.formData ?? {};
   const shown = !!ctx?.patch && (!area.when || values[area.when.field] === area.when.value);
-  const count = useRecipientCount(city, shown ? values : undefined);
+  // Asked only once an area is drawn: a map push without one is refused by the server (400).
+  const drawn = (!!pointOf(values[area.lat], values[area.lng]) && typeof value === 'number' && value > 0) || !!(area.polygon && polygonOf(values[area.polygon]));
+  const count = useRecipientCount(city, shown && drawn ? values : undefined);
   if (!shown) return <UpDown {...props} />;
 
   const rootProps = (registry.rootSchema.properties ?? {}) as Record<string, unknown>;
