@@ -25,6 +25,8 @@ export interface MenuEntry {
   title: string;
   roles?: Role[];
   hidden?: boolean;
+  /** An entry of ours the Operator does not pass (the Operator passes every other entry's roles, 000 2). */
+  operatorExcluded?: boolean;
   children?: MenuEntry[];
 }
 /** An entry added by a city: `after` names the entry it follows (default: at the end). */
@@ -121,7 +123,8 @@ export function manifestCities(all: Readonly<Record<string, Manifest>> = current
 
 /**
  * The sidebar entries a role sees in a city: the city's set for the role, without hidden entries and
- * entries whose `roles` exclude the role (Operator always passes, 000 6), children filtered alike
+ * entries whose `roles` exclude the role (Operator always passes, 000 6, except an entry marked
+ * `operatorExcluded`), children filtered alike
  * (a group left with no child is left out).
  */
 export function menuFor(role: Role, city: string, all: Readonly<Record<string, Manifest>> = current): MenuEntry[] {
@@ -147,7 +150,7 @@ export function routeEntriesFor(role: Role, city: string, all: Readonly<Record<s
 function entriesFor(role: Role, city: string, all: Record<string, Manifest>, withHidden: boolean): MenuEntry[] {
   const set = resolveManifest(city, all)[menuSetFor(role, city, all)] ?? [];
   const allowed = (e: MenuEntry): boolean =>
-    (withHidden || !e.hidden) && (!e.roles || e.roles.length === 0 || e.roles.includes(role) || role === 'Operator');
+    (withHidden || !e.hidden) && (!e.roles || e.roles.length === 0 || e.roles.includes(role) || (role === 'Operator' && !e.operatorExcluded));
   // A group whose children are all filtered out is left out too.
   const walk = (entries: MenuEntry[]): MenuEntry[] =>
     entries

@@ -16,8 +16,10 @@ export const SPECIFIC_ROUTES: Readonly<Record<string, readonly Role[]>> = {
   review: ['Operator'],
   'review-reply': ['Operator'],
   'tweet-request': ['Operator'],
-  chat: ['Administrator', 'Operator'],
-  'chat/:id/:shopName/img/:imgShop': ['Operator'],
+  // The city's chat (000 6), and the Advertiser's own conversations with the city about its shops
+  // (README 'The API', chat): the conversation's own check keeps each side to its conversations.
+  chat: ['Administrator', 'Operator', 'Advertiser'],
+  'chat/:id/:shopName/img/:imgShop': ['Operator', 'Advertiser'],
   'menu/list-menu': ['Advertiser'],
   'menu/list-purchase': ['Advertiser'],
   'club/list-club': ['Administrator', 'Operator'],

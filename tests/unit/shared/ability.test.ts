@@ -57,7 +57,7 @@ describe('000 6 Specifics: the allowed roles can, the others cannot', () => {
     ['review replies are Operator only', 'create', 'review_reply', ['Operator']],
     ['tweet-request is Operator only', 'read', 'route:tweet-request', ['Operator']],
     ['tweet requests are Operator only', 'delete', 'tweet_request', ['Operator']],
-    ['the chat list is Operator and Administrator', 'read', 'route:chat', ['Administrator', 'Operator']],
+    ['the chat list is Operator and Administrator, and the Advertiser\'s own conversations', 'read', 'route:chat', ['Administrator', 'Operator', 'Advertiser']],
     ['the menu pages are Advertiser only (Operator passes routes)', 'read', 'route:menu/list-menu', ['Advertiser', 'Operator']],
     ['menu items are written by Advertisers only', 'create', 'menu_item', ['Advertiser']],
     ['menu purchases are read by Advertisers (and the Operator who passes the route)', 'read', 'menu_purchase', ['Advertiser', 'Operator']],
