@@ -49,6 +49,45 @@ test.describe('password reset through the outbox', () => {
   });
 });
 
+test.describe('e-mail verification from the profile', () => {
+  test('a changed address is unverified on the profile; its verification mail\'s link turns it verified', async ({ page, browser }) => {
+    // A new account of an Administrator's making (verified), whose user then changes the address.
+    const admin = await browser.newPage();
+    await signInQuickly(admin, 'administrator', 'kobe');
+    const name = `verify-${Date.now()}`;
+    const made = await admin.request.post('/kobe/api/users/', {
+      data: { username: name, email: `${name}@example.jp`, password: 'password1', permission: 'Police', assign_city: ['kobe'] },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    await signInQuickly(page, name, 'kobe', 'password1');
+    await page.goto('/kobe/profile');
+    await expect(page.getByText('確認済み')).toBeVisible();
+    await page.getByLabel('メールアドレス').fill(`${name}@example.org`);
+    await page.getByRole('button', { name: '保存' }).click();
+    await expect(page.getByText('保存しました。')).toBeVisible();
+    await expect(page.getByText('未確認')).toBeVisible();
+    await page.getByRole('button', { name: '確認メールを送る' }).click();
+    await expect(page.getByText('確認メールを送りました。メールのリンクを開いてください。')).toBeVisible();
+    await screenshot(page, 'mail-profile-unverified');
+
+    await admin.goto('/kobe/mail');
+    const row = admin.locator('tr', { hasText: `${name}@example.org` }).first();
+    await expect(row).toBeVisible({ timeout: 60_000 });
+    await expect(row).toContainText('メールアドレス確認');
+    await row.getByRole('button', { name: '詳細' }).click();
+    const text = await admin.getByTestId('show-fields').innerText();
+    const link = /https?:\/\/\S+\/verify-email\?\S+/.exec(text)?.[0];
+    expect(link, text).toBeTruthy();
+    await admin.close();
+
+    await page.goto(new URL(link!).pathname + new URL(link!).search);
+    await expect(page.getByText('メールアドレスを確認しました。')).toBeVisible();
+    await page.goto('/kobe/profile');
+    await expect(page.getByText('確認済み')).toBeVisible();
+    await expect(page.getByRole('button', { name: '確認メールを送る' })).toHaveCount(0);
+  });
+});
+
 test.describe('QR codes', () => {
   test("a shop's QR code is shown on its page and downloads", async ({ page }) => {
     await signInQuickly(page, 'operator', 'kobe');

@@ -2,12 +2,14 @@
  * The own-account page at /{city}/profile (000 2.2 profile, 2.3 the top bar's profile link): the
  * signed-in user's name, e-mail and introduction from the session's profile (GET
  * /default/api/users/account), saved with PUT /{city}/api/users/account; '保存しました。' after a save
- * (001 8), the server's field messages on the fields otherwise. The username and role are shown only.
+ * (001 8), the server's field messages on the fields otherwise. The username and role are shown only;
+ * the e-mail's state (verified or not, 000 3) with, while unverified, a button that sends the
+ * verification mail again (POST /{city}/api/users/email_verification, 001 7.2).
  */
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { App as AntdApp, Button, Card, Descriptions, Form, Input } from 'antd';
+import { App as AntdApp, Button, Card, Descriptions, Form, Input, Space, Tag } from 'antd';
 import type { Profile } from '@/shared/roles';
 import { ApiRequestError } from '../providers/api-error';
 import { request } from '../providers/http';
@@ -27,7 +29,30 @@ export function ProfilePage() {
   const { message } = AntdApp.useApp();
   const [form] = Form.useForm<AccountForm>();
   const [saving, setSaving] = useState(false);
+  const [sending, setSending] = useState(false);
   if (!profile) return null;
+
+  const sendVerification = async () => {
+    setSending(true);
+    try {
+      await request(`/${encodeURIComponent(city)}/api/users/email_verification`, { method: 'POST', body: {} });
+      void message.success(t('shell.profile.verificationSent'));
+    } catch (e) {
+      void message.error((e as Error).message);
+    } finally {
+      setSending(false);
+    }
+  };
+  const emailState = profile.email_verified ? (
+    <Tag color="success">{t('shell.profile.emailVerified')}</Tag>
+  ) : (
+    <Space wrap>
+      <Tag color="warning">{t('shell.profile.emailUnverified')}</Tag>
+      <Button size="small" onClick={() => void sendVerification()} loading={sending}>
+        {t('shell.profile.sendVerification')}
+      </Button>
+    </Space>
+  );
 
   const save = async (values: AccountForm) => {
     setSaving(true);
@@ -46,7 +71,16 @@ export function ProfilePage() {
 
   return (
     <Card title={t('layout.profile')} style={{ maxWidth: 720 }}>
-      <Descriptions column={1} size="small" style={{ marginBottom: 16 }} items={[{ key: 'username', label: t('shell.profile.username'), children: profile.username }, { key: 'role', label: t('shell.profile.role'), children: profile.permission }]} />
+      <Descriptions
+        column={1}
+        size="small"
+        style={{ marginBottom: 16 }}
+        items={[
+          { key: 'username', label: t('shell.profile.username'), children: profile.username },
+          { key: 'role', label: t('shell.profile.role'), children: profile.permission },
+          { key: 'email-state', label: t('shell.profile.emailState'), children: emailState },
+        ]}
+      />
       <Form<AccountForm>
         form={form}
         layout="vertical"
