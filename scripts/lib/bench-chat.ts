@@ -15,12 +15,12 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { loadConfig, type Config } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/database';
 import { prepareDatabase } from '../../src/server/db/prepare';
+import { dropSchema } from './local-postgres';
 import { limitRow, ms, type BudgetRow } from './budget';
 import { formatRow, measureApart as measure } from './load';
 
@@ -153,10 +153,7 @@ async function benchOn(root: string, kind: 'pglite' | 'postgres', conversations:
     await db.close();
     if (kind === 'pglite') await rm(dataDir, { recursive: true, force: true });
     else {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
+      await dropSchema(process.env.DATABASE_URL!, schema);
     }
   }
   return out;

@@ -10,9 +10,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { limitRow, ms, type BudgetRow } from './budget';
-import { startLocalPostgres } from './local-postgres';
+import { dropSchema, startLocalPostgres } from './local-postgres';
 import { bearerOf, startServer } from './server-process';
 
 const ROUNDS = 20;
@@ -102,12 +101,7 @@ export async function runCrashBench(root: string): Promise<BudgetRow[]> {
   try {
     out.push(...rowsOf(await crashRounds(root, 'PostgreSQL', { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: filesDir })));
   } finally {
-    const client = new pg.Client({ connectionString: url });
-    await client
-      .connect()
-      .then(() => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`))
-      .finally(() => client.end())
-      .catch(() => undefined);
+    await dropSchema(url, schema);
     await local?.stop();
     await rm(filesDir, { recursive: true, force: true });
   }

@@ -15,10 +15,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import pg from 'pg';
 import { CSV_IMPORT_MAX_BYTES, type DryRunAnswer, type ImportState } from '../../src/shared/csv-import';
 import { limitRow, type BudgetRow } from './budget';
-import { startLocalPostgres } from './local-postgres';
+import { dropSchema, startLocalPostgres } from './local-postgres';
 import { bearerOf, startServer, stopServer } from './server-process';
 
 /** Budgets of the import: seconds of the check and of the import, MB of RSS growth. */
@@ -181,12 +180,7 @@ export async function runImportBench(root: string): Promise<BudgetRow[]> {
   try {
     out.push(...rowsOf(await measure(root, 'PostgreSQL', { DATABASE_URL: url, DATABASE_SCHEMA: schema }, file), file.rows));
   } finally {
-    const client = new pg.Client({ connectionString: url });
-    await client
-      .connect()
-      .then(() => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`))
-      .finally(() => client.end())
-      .catch(() => undefined);
+    await dropSchema(url, schema);
     await local?.stop();
   }
   return out;

@@ -12,13 +12,13 @@
  *    p50/p95 (budget p95 ≤ 100 ms).
  * Prints figures; resolves to one budget row per database (the count's p95).
  */
-import pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
 import { prepareDatabase } from '../../src/server/db/prepare';
 import { createUser } from '../../src/server/repositories/user-repository';
+import { dropSchema } from './local-postgres';
 import { limitRow, ms, type BudgetRow } from './budget';
 
 /** Budget of the by-map count's p95 over 100,000 members with a polygon of 50 vertices, ms. */
@@ -103,10 +103,7 @@ async function benchOn(root: string, kind: 'pglite' | 'postgres', members: numbe
   } finally {
     await db.close();
     if (kind === 'postgres') {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
+      await dropSchema(process.env.DATABASE_URL!, schema);
     }
   }
 }

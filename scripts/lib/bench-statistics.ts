@@ -13,11 +13,11 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
 import { prepareDatabase } from '../../src/server/db/prepare';
+import { dropSchema } from './local-postgres';
 import { limitRow, ms, type BudgetRow } from './budget';
 import { formatRow, measureApart as measure, type LoadResult } from './load';
 
@@ -89,10 +89,7 @@ async function benchOn(root: string, kind: 'pglite' | 'postgres', rows: number, 
     await db.close();
     if (kind === 'pglite') await rm(dataDir, { recursive: true, force: true });
     else {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
+      await dropSchema(process.env.DATABASE_URL!, schema);
     }
   }
 }

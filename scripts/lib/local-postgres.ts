@@ -4,6 +4,7 @@
  * authentication, listening on 127.0.0.1 at a free port (run as the `postgres` user when this runs as
  * root). Stopped and removed by `stop`.
  */
+import pg from 'pg';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -49,4 +50,14 @@ export async function startLocalPostgres(): Promise<LocalPostgres | null> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Drops a bench's schema of `url` (and what is in it); a failure to reach the server is ignored. */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client
+    .connect()
+    .then(() => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`))
+    .finally(() => client.end())
+    .catch(() => undefined);
 }

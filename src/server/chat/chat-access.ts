@@ -4,18 +4,8 @@
  * `group/chat/`, the hidden history `group/chat/:classId/:teacherId` read by the school's President
  * and the Operator). One function decides for the routes, the list filters and the live streams.
  */
+import type { ConversationKey } from '../../shared/chat';
 import { effectiveRole, type Profile } from '../../shared/roles';
-
-/** The facts of a conversation access depends on. */
-export interface ConversationKey {
-  city: string;
-  kind: 'shop' | 'class';
-  shop_id: number | null;
-  class_id: number | null;
-  teacher_id: number | null;
-  /** The school of the class (kind `class`), null when unknown. */
-  school_id: number | null;
-}
 
 /** The sides of a conversation: the city's Operators, the shop's Advertisers, the class's Teacher. */
 export type ChatSide = 'city' | 'shop' | 'teacher';

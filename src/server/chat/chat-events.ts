@@ -12,8 +12,8 @@ import { registry } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { publish, subscribe } from '../events/live-channel';
-import type { ConversationKey } from './chat-access';
-import { toMessage, type ChatMessage } from './chat-repository';
+import type { ChatMessage, ConversationKey } from '../../shared/chat';
+import { toMessage } from './chat-repository';
 
 /** The channel of chat events. */
 export const CHAT_CHANNEL = 'chat_event';

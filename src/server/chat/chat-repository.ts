@@ -9,39 +9,12 @@ import { effectiveRole } from '../../shared/roles';
 import type { Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { fileUrl } from '../files/file-names';
-import type { ConversationKey } from './chat-access';
+import { CHAT_PAGE_SIZE, type ChatConversation, type ChatMessage } from '../../shared/chat';
 
-/** A page of messages holds this many (001 9 'page size 20: chat'). */
-export const CHAT_PAGE_SIZE = 20;
 
 const AD_TABLE = tableName(registry.get('advertisement')!);
 const CLASS_TABLE = tableName(registry.get('school_class')!);
 
-/** A message as the API answers it; a deleted one has no text and no image. */
-export interface ChatMessage {
-  id: number;
-  conversation_id: number;
-  sender_id: number | null;
-  sender_name: string;
-  side: string;
-  text: string;
-  image_url: string | null;
-  deleted: boolean;
-  /** ISO 8601. */
-  created_at: string;
-}
-
-/** A conversation as the API answers it (its list and its head). */
-export interface ChatConversation extends ConversationKey {
-  id: number;
-  shop_name: string | null;
-  shop_image: string | null;
-  class_name: string | null;
-  teacher_name: string | null;
-  last_message: ChatMessage | null;
-  /** The caller's unread messages in it (0 when not a participant). */
-  unread: number;
-}
 
 /** The SELECT list and FROM of a message row (`m`, its image file `f`). */
 export const MESSAGE_SQL = `SELECT m.id, m.conversation_id, m.sender_id, m.sender_name, m.side, m.text, f.name AS image, m.deleted, m.created_at

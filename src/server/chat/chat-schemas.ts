@@ -4,10 +4,7 @@
  */
 import { pathParams } from '../openapi/call-schemas';
 import { answer, errorAnswers } from '../openapi/components';
-import { CHAT_PAGE_SIZE } from './chat-repository';
-
-/** The most characters of a message's text (issue of the chat: 2,000; the console's counter). */
-export const CHAT_TEXT_MAX = 2000;
+import { CHAT_PAGE_SIZE, CHAT_TEXT_MAX } from '../../shared/chat';
 
 const id = { type: 'integer', minimum: 1, maximum: 9_007_199_254_740_991 } as const;
 const nullableId = { type: ['integer', 'null'] } as const;

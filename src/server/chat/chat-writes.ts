@@ -13,7 +13,8 @@ import { announceUserEvent } from '../events/user-events';
 import { CHAT_UNREAD_EVENT } from '../repositories/chat-unread-repository';
 import type { ChatSide } from './chat-access';
 import { recordChatEvent } from './chat-events';
-import { MESSAGE_SQL, toMessage, type ChatMessage } from './chat-repository';
+import type { ChatMessage } from '../../shared/chat';
+import { MESSAGE_SQL, toMessage } from './chat-repository';
 
 /** The window of the send rate limit (ms): CHAT_RATE_LIMIT messages per user within it. */
 export const CHAT_RATE_WINDOW_MS = 60_000;

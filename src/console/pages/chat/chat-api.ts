@@ -5,40 +5,9 @@
  */
 import { request } from '../../providers/http';
 
-/** A message as the server answers it: `text` is plain text (never rendered as HTML). */
-export interface ChatMessage {
-  id: number;
-  conversation_id: number;
-  sender_id: number | null;
-  sender_name: string;
-  side: string;
-  text: string;
-  image_url: string | null;
-  deleted: boolean;
-  created_at: string;
-}
+import type { ChatConversation, ChatMessage } from '@/shared/chat';
 
-/** A conversation of the list, or the head of one. */
-export interface ChatConversation {
-  id: number;
-  kind: 'shop' | 'class';
-  city: string;
-  shop_id: number | null;
-  class_id: number | null;
-  teacher_id: number | null;
-  shop_name: string | null;
-  shop_image: string | null;
-  class_name: string | null;
-  teacher_name: string | null;
-  last_message: ChatMessage | null;
-  unread: number;
-  access?: 'write' | 'read' | 'list';
-}
-
-/** Messages per page (001 9 page size 20: chat). */
-export const CHAT_PAGE_SIZE = 20;
-/** The most characters of a message (the composer's counter). */
-export const CHAT_TEXT_MAX = 2000;
+export { CHAT_PAGE_SIZE, CHAT_TEXT_MAX, type ChatConversation, type ChatMessage } from '@/shared/chat';
 
 const base = (city: string) => `/${encodeURIComponent(city)}/api/chat`;
 
