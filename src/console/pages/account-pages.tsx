@@ -9,10 +9,11 @@
  *   to send the verification mail again.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Form, Input } from 'antd';
 import { ACCOUNT_PATHS } from '@/shared/open-routes';
+import { ThemedLink } from '../components/themed-link';
 import { isApiError } from '../providers/api-error';
 import { request } from '../providers/http';
 import { OpenPageFrame } from './open-page-frame';
@@ -27,7 +28,7 @@ function BackToLogin() {
   const { t } = useTranslation();
   return (
     <p style={{ marginTop: 16, textAlign: 'center' }}>
-      <Link to="/login">{t('access.account.forgot.back')}</Link>
+      <ThemedLink to="/login">{t('access.account.forgot.back')}</ThemedLink>
     </p>
   );
 }
@@ -95,7 +96,7 @@ export function ResetPasswordPage() {
       <OutcomeAlert outcome={outcome} />
       {outcome?.expired && (
         <p>
-          <Link to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.reset.again')}</Link>
+          <ThemedLink to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.reset.again')}</ThemedLink>
         </p>
       )}
       {!done && !outcome?.expired && (

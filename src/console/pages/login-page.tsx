@@ -4,9 +4,10 @@
  * auth provider says where to go (/{city}/dashboard or /city). An open page: no Refine (app.tsx).
  */
 import { useEffect, useRef, useState, type ChangeEvent, type CSSProperties, type FormEvent, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button, Input, theme } from 'antd';
+import { ThemedLink } from '../components/themed-link';
 import { LOGIN_MESSAGE_MS, PASSWORD_MIN } from '@/shared/constants';
 import { ACCOUNT_PATHS } from '@/shared/open-routes';
 import { authProvider } from '../providers/auth-provider';
@@ -142,7 +143,7 @@ export function LoginPage() {
           </Button>
         </form>
         <p style={{ margin: '16px 0 0', textAlign: 'center' }}>
-          <Link to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.forgot.link')}</Link>
+          <ThemedLink to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.forgot.link')}</ThemedLink>
         </p>
       </section>
     </main>
