@@ -13,7 +13,7 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Form, Input } from 'antd';
 import { ACCOUNT_PATHS } from '@/shared/open-routes';
-import { ThemedLink } from '../components/themed-link';
+import { OpenPageLink } from '../components/open-page-link';
 import { isApiError } from '../providers/api-error';
 import { request } from '../providers/http';
 import { OpenPageFrame } from './open-page-frame';
@@ -28,7 +28,7 @@ function BackToLogin() {
   const { t } = useTranslation();
   return (
     <p style={{ marginTop: 16, textAlign: 'center' }}>
-      <ThemedLink to="/login">{t('access.account.forgot.back')}</ThemedLink>
+      <OpenPageLink to="/login">{t('access.account.forgot.back')}</OpenPageLink>
     </p>
   );
 }
@@ -96,7 +96,7 @@ export function ResetPasswordPage() {
       <OutcomeAlert outcome={outcome} />
       {outcome?.expired && (
         <p>
-          <ThemedLink to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.reset.again')}</ThemedLink>
+          <OpenPageLink to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.reset.again')}</OpenPageLink>
         </p>
       )}
       {!done && !outcome?.expired && (

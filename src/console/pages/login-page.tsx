@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type CSSProperties, type
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button, Input, theme } from 'antd';
-import { ThemedLink } from '../components/themed-link';
+import { OpenPageLink } from '../components/open-page-link';
 import { LOGIN_MESSAGE_MS, PASSWORD_MIN } from '@/shared/constants';
 import { ACCOUNT_PATHS } from '@/shared/open-routes';
 import { authProvider } from '../providers/auth-provider';
@@ -143,7 +143,7 @@ export function LoginPage() {
           </Button>
         </form>
         <p style={{ margin: '16px 0 0', textAlign: 'center' }}>
-          <ThemedLink to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.forgot.link')}</ThemedLink>
+          <OpenPageLink to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.forgot.link')}</OpenPageLink>
         </p>
       </section>
     </main>
