@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addParticipants } from '../../../src/server/chat/chat-repository';
-import { badge, chatCalls, png, type Conversation, type Message } from './chat-helpers';
+import { badge, chatCalls, type Conversation, type Message } from './chat-helpers';
+import { png } from './test-images';
 import { createTestApp, login, type Session, type TestApp } from './helpers';
 
 let t: TestApp;

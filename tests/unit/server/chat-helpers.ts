@@ -1,27 +1,6 @@
-/** Helpers of the chat tests (src/server/chat/): a real PNG, the calls, the demo conversation. */
-import { crc32, deflateSync } from 'node:zlib';
+/** Helpers of the chat tests (src/server/chat/): the calls, the demo conversation. */
 import type { FastifyInstance } from 'fastify';
 import { bearer, type Session } from './helpers';
-
-function chunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  body.copy(out, 4);
-  out.writeUInt32BE(crc32(body), 8 + data.length);
-  return out;
-}
-
-/** A real PNG (8-bit RGB) of width × height pixels. */
-export function png(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const raw = Buffer.alloc((1 + width * 3) * height, 0x7f);
-  for (let y = 0; y < height; y += 1) raw[y * (1 + width * 3)] = 0;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 export interface Conversation {
   id: number;
