@@ -5,18 +5,24 @@ import { openLogin, screenshot, signIn, signInQuickly } from './helpers';
 
 test.describe('password reset through the outbox', () => {
   test('forgot password → the outbox shows the mail → its link resets → the new password signs in', async ({ page, browser }) => {
+    // An account of its own: the demo accounts keep their passwords for the other tests.
+    const admin = await browser.newPage();
+    await signInQuickly(admin, 'administrator', 'kobe');
+    const name = `reset-${Date.now()}`;
+    const made = await admin.request.post('/kobe/api/users/', {
+      data: { username: name, email: `${name}@example.jp`, password: 'password1', permission: 'Advertiser', assign_city: ['kobe'] },
+    });
+    expect(made.status(), await made.text()).toBe(201);
     await openLogin(page);
     await page.getByRole('link', { name: 'パスワードをお忘れの方' }).click();
     await expect(page).toHaveURL(/\/forgot-password$/);
-    await page.getByLabel('メールアドレス').fill('advertiser@example.jp');
+    await page.getByLabel('メールアドレス').fill(`${name}@example.jp`);
     await page.getByRole('button', { name: '再設定メールを送信' }).click();
     await expect(page.getByTestId('account-outcome')).toBeVisible();
     await screenshot(page, 'mail-forgot-password');
 
-    const admin = await browser.newPage();
-    await signInQuickly(admin, 'administrator', 'kobe');
     await admin.goto('/kobe/mail');
-    const row = admin.locator('tr', { hasText: 'advertiser@example.jp' }).first();
+    const row = admin.locator('tr', { hasText: `${name}@example.jp` }).first();
     await expect(row).toBeVisible({ timeout: 60_000 });
     await expect(row).toContainText('パスワード再設定');
     await screenshot(admin, 'mail-outbox-list');
@@ -42,7 +48,7 @@ test.describe('password reset through the outbox', () => {
     await expect(page.getByTestId('account-outcome')).toContainText('有効期限が切れているか');
     await expect(page.getByRole('link', { name: '再設定をもう一度申し込む' })).toBeVisible();
 
-    await signIn(page, 'advertiser', 'newpass123');
+    await signIn(page, name, 'newpass123');
     // Signed in: the city chooser of a user with a city (000 2.1).
     await expect(page).toHaveURL(/\/city$/);
     await expect(page.getByRole('button', { name: '神戸市' })).toBeVisible();
