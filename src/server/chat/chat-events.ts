@@ -13,7 +13,7 @@ import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { publish, subscribe } from '../events/live-channel';
 import type { ChatMessage, ConversationKey } from '../../shared/chat';
-import { toMessage } from './chat-repository';
+import { toConversationKey, toMessage } from './chat-repository';
 
 /** The channel of chat events. */
 export const CHAT_CHANNEL = 'chat_event';
@@ -37,21 +37,12 @@ const EVENT_SQL = `SELECT e.id AS event_id, e.kind AS event_kind, c.city, c.kind
   JOIN chat_messages m ON m.id = e.message_id
   LEFT JOIN files f ON f.id = m.image_file_id`;
 
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 function toEvent(r: Record<string, unknown>): ChatEvent {
   return {
     id: Number(r.event_id),
     kind: r.event_kind as ChatEvent['kind'],
-    conversation: {
-      id: Number(r.conversation_id),
-      city: String(r.city),
-      kind: r.kind as 'shop' | 'class',
-      shop_id: num(r.shop_id),
-      class_id: num(r.class_id),
-      teacher_id: num(r.teacher_id),
-      school_id: num(r.school_id),
-    },
+    conversation: { id: Number(r.conversation_id), ...toConversationKey(r) },
     message: toMessage(r),
   };
 }

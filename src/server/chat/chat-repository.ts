@@ -9,7 +9,7 @@ import { effectiveRole } from '../../shared/roles';
 import type { Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { fileUrl } from '../files/file-names';
-import { CHAT_PAGE_SIZE, type ChatConversation, type ChatMessage } from '../../shared/chat';
+import { CHAT_PAGE_SIZE, type ChatConversation, type ChatMessage, type ConversationKey } from '../../shared/chat';
 
 
 const AD_TABLE = tableName(registry.get('advertisement')!);
@@ -53,6 +53,11 @@ const CONVERSATION_SQL = `SELECT c.id, c.city, c.kind, c.shop_id, c.class_id, c.
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/** The conversation key of a row of CONVERSATION_SQL or the events' SQL (chat-events.ts). */
+export function toConversationKey(r: Record<string, unknown>): ConversationKey {
+  return { city: String(r.city), kind: r.kind as 'shop' | 'class', shop_id: num(r.shop_id), class_id: num(r.class_id), teacher_id: num(r.teacher_id), school_id: num(r.school_id) };
+}
+
 function toConversation(r: Record<string, unknown>): ChatConversation {
   const last =
     r.m_id === null || r.m_id === undefined
@@ -70,12 +75,7 @@ function toConversation(r: Record<string, unknown>): ChatConversation {
         });
   return {
     id: Number(r.id),
-    city: String(r.city),
-    kind: r.kind as 'shop' | 'class',
-    shop_id: num(r.shop_id),
-    class_id: num(r.class_id),
-    teacher_id: num(r.teacher_id),
-    school_id: num(r.school_id),
+    ...toConversationKey(r),
     shop_name: (r.shop_name as string | null) ?? null,
     shop_image: (r.shop_image as string | null) ?? null,
     class_name: (r.class_name as string | null) ?? null,
