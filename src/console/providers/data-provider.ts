@@ -72,15 +72,15 @@ export interface DeleteAnswer {
 /** The parts of a list request that decide its answer. */
 export type ListRequest = Pick<GetListParams, 'resource' | 'pagination' | 'sorters' | 'filters' | 'meta'>;
 
-/** How long an answer asked for ahead (`prefetchList`) waits for its page, ms. */
+/** How long an answer asked for ahead (`prefetchList`) waits for its page once it has arrived, ms (a pending one always waits). */
 export const PREFETCH_TTL_MS = 3000;
 
 interface Prefetched {
-  /** When it was asked for (ms since the epoch). */
-  at: number;
   answer: Promise<GetListResponse>;
   /** The answer once it arrived. */
   settled: GetListResponse | null;
+  /** When it arrived (ms since the epoch). */
+  settledAt: number;
 }
 
 /** Answers asked for ahead, by request (path and query). */
@@ -108,10 +108,13 @@ async function fetchList({ def, path: at, query }: ReturnType<typeof listCall>):
   return { data: content.map((r) => toRecord(def, r)) as never[], total: totalOf({ ...answer, content }, Number(query.limit), Number(query.offset)) };
 }
 
-/** The fresh prefetch of `key`, forgetting those older than PREFETCH_TTL_MS. */
+/**
+ * The fresh prefetch of `key`: still on its way, or arrived at most PREFETCH_TTL_MS ago (a slow
+ * answer or a slow page's code must not make the page ask a second time); older ones are forgotten.
+ */
 function freshPrefetch(key: string): Prefetched | undefined {
   const now = Date.now();
-  for (const [k, p] of prefetched) if (now - p.at > PREFETCH_TTL_MS) prefetched.delete(k);
+  for (const [k, p] of prefetched) if (p.settled && now - p.settledAt > PREFETCH_TTL_MS) prefetched.delete(k);
   return prefetched.get(key);
 }
 
@@ -124,20 +127,21 @@ function freshPrefetch(key: string): Prefetched | undefined {
 export function prefetchList(req: ListRequest): void {
   const call = listCall(req);
   if (freshPrefetch(call.key)) return;
-  const entry: Prefetched = { at: Date.now(), answer: fetchList(call), settled: null };
+  const entry: Prefetched = { answer: fetchList(call), settled: null, settledAt: 0 };
   entry.answer.then(
     (answer) => {
       entry.settled = answer;
+      entry.settledAt = Date.now();
     },
     () => prefetched.delete(call.key),
   );
   prefetched.set(call.key, entry);
 }
 
-/** The answer of a fresh prefetch of `req` once it has arrived, and when it was asked for (ms since the epoch); else undefined. */
+/** The answer of a fresh prefetch of `req` once it has arrived, and when it arrived (ms since the epoch); else undefined. */
 export function prefetchedList(req: ListRequest): { answer: GetListResponse; at: number } | undefined {
   const entry = freshPrefetch(listCall(req).key);
-  return entry?.settled ? { answer: entry.settled, at: entry.at } : undefined;
+  return entry?.settled ? { answer: entry.settled, at: entry.settledAt } : undefined;
 }
 
 export const dataProvider: DataProvider = {

@@ -117,7 +117,8 @@ export function resourceTableSql(def: ResourceDef, trigramSchema: string | null 
 
 /**
  * Makes the pg_trgm extension available when it can (PGlite ships it; PostgreSQL needs the contrib
- * package and the right to create it) and answers the schema it lives in, or null without it.
+ * package and the right to create it), in `public` when it may, and answers the schema it lives in,
+ * or null without it.
  */
 export async function enableTrigrams(db: Database): Promise<string | null> {
   const find = async () =>
@@ -126,12 +127,17 @@ export async function enableTrigrams(db: Database): Promise<string | null> {
     ))[0]?.schema ?? null;
   const found = await find();
   if (found) return found;
-  try {
-    await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-  } catch {
-    return null; // not installed or not allowed: search works, unindexed
+  // In `public` when it may: an extension belongs to one schema, and in the tenant's own schema a
+  // DROP SCHEMA … CASCADE of that schema would take every other schema's trigram indexes with it.
+  for (const sql of ['CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public', 'CREATE EXTENSION IF NOT EXISTS pg_trgm']) {
+    try {
+      await db.exec(sql);
+      break;
+    } catch {
+      // no `public`, not installed or not allowed, or another process made it just now
+    }
   }
-  return find();
+  return find(); // null: search works, unindexed
 }
 
 /**

@@ -79,6 +79,18 @@ describe('prefetchList', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('an answer slower than PREFETCH_TTL_MS is still taken: its age counts from its arrival', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let release!: () => void;
+    const calls = installFetch(() => new Promise((done) => (release = () => done(answer('遅い')))));
+    prefetchList(firstListRequest(news, 'kobe'));
+    vi.setSystemTime(Date.now() + PREFETCH_TTL_MS * 2);
+    release();
+    await vi.waitFor(() => expect(prefetchedList(firstListRequest(news, 'kobe'))?.at).toBe(Date.now()));
+    expect((await dataProvider.getList(firstListRequest(news, 'kobe'))).data).toEqual([{ id: 1, title: '遅い' }]);
+    expect(calls).toHaveLength(1);
+  });
+
   it('an answer older than PREFETCH_TTL_MS is not used', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const calls = installFetch(() => answer('古い'));
