@@ -26,7 +26,9 @@ export default defineConfig({
     locale: 'ja-JP',
     timezoneId: 'Asia/Tokyo',
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // A trace only when asked for (E2E_TRACE=1): recording one costs every test about a quarter of
+    // its time on two cores, and CI keeps only the output, where the journal (fixtures.ts) is.
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',

@@ -9,8 +9,7 @@ import { clickInPopup, screenshot, signInQuickly } from './helpers';
 const MESSAGE = '給与を範囲で指定する場合は上限を入力してください。';
 
 test('a job with a salary range and no upper bound shows the rule message and sends nothing', async ({ page }) => {
-  await signInQuickly(page, 'operator', 'kobe');
-  await page.goto('/kobe/work/create');
+  await signInQuickly(page, 'operator', '/kobe/work/create');
   const posts: string[] = [];
   page.on('request', (r) => {
     if (r.method() === 'POST' && r.url().includes('/api/work/recruitment/')) posts.push(r.url());

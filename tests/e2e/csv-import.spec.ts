@@ -175,8 +175,7 @@ test('the same file again: the check says it was imported before, and importing 
   const stamp = Date.now();
   const fileName = `再取り込み_${stamp}.csv`;
   const file = { name: fileName, mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF店舗名,電話番号,住所,ジャンル,カテゴリ\nE2E 再取り込み ${stamp},078-999-0000,神戸市中央区元町通9-9,グルメ,地元グルメ\n`) };
-  await signInQuickly(page, 'operator', 'kobe');
-  await page.goto('/kobe/import/upload');
+  await signInQuickly(page, 'operator', '/kobe/import/upload');
   const importOnce = async () => {
     await page.locator('input[type=file]').setInputFiles(file);
     await page.getByRole('button', { name: '内容を確認' }).click();
@@ -208,8 +207,7 @@ test('the same file again: the check says it was imported before, and importing 
 
 test('a file still being sent shows the bytes sent, and cancelling stops the upload: nothing is stored', async ({ page, context }) => {
   const stamp = Date.now();
-  await signInQuickly(page, 'operator', 'kobe');
-  await page.goto('/kobe/import/upload');
+  await signInQuickly(page, 'operator', '/kobe/import/upload');
   const rows = Array.from({ length: 20_000 }, (_, i) => `E2E 送信中止 ${stamp} ${i},078-000-0000,神戸市中央区元町通${i},グルメ,地元グルメ`);
   const fileName = `送信中止_${stamp}.csv`;
   await page.locator('input[type=file]').setInputFiles({ name: fileName, mimeType: 'text/csv', buffer: Buffer.from(['店舗名,電話番号,住所,ジャンル,カテゴリ', ...rows].join('\n')) });

@@ -18,8 +18,7 @@ test('an empty scene says シーン名を入力してください。 and カテ�
 });
 
 test('a news item opens in its detail page with translated labels', async ({ page }) => {
-  await signInQuickly(page, 'operator', 'kobe');
-  await page.goto('/kobe/news');
+  await signInQuickly(page, 'operator', '/kobe/news');
   await page.locator('.ant-table-row').first().getByRole('button', { name: '詳細' }).click();
   await expect(page).toHaveURL(/\/kobe\/news\/show\/\d+$/);
   await expect(page.getByRole('heading', { name: 'ニュース：詳細' })).toBeVisible();
@@ -42,8 +41,7 @@ test('the event form has date-time fields and the events list shows dates', asyn
 
 test('below 1024 px the sidebar starts closed and the toggle opens it', async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 900 });
-  await signInQuickly(page, 'operator', 'kobe');
-  await page.goto('/kobe/news');
+  await signInQuickly(page, 'operator', '/kobe/news');
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
   const sider = page.locator('.ant-layout-sider');
   await expect.poll(async () => (await sider.boundingBox())?.width).toBe(0);

@@ -32,13 +32,14 @@ export async function signInTo(page: Page, username: string, cityJa: string, cit
 }
 
 /**
- * Signs in through the API (the session cookies land in the page's context) and opens the city's
- * dashboard: for tests about something else than the sign-in form, it saves the form's round trips.
+ * Signs in through the API (the session cookies land in the page's context) and opens `at`: a city
+ * (its dashboard) or a path of the console (`/kobe/news`). For tests about something else than the
+ * sign-in form: it saves the form's round trips, and with a path, a first load of the dashboard.
  */
-export async function signInQuickly(page: Page, username: string, citySlug: string, password = PASSWORD): Promise<void> {
+export async function signInQuickly(page: Page, username: string, at: string, password = PASSWORD): Promise<void> {
   const res = await page.request.post('/default/api/login', { data: { username, password } });
   expect(res.status(), await res.text()).toBe(200);
-  await page.goto(`/${citySlug}/dashboard`);
+  await page.goto(at.startsWith('/') ? at : `/${at}/dashboard`);
   await expect(page.getByTestId('current-user')).toBeVisible({ timeout: 150_000 });
 }
 

@@ -44,8 +44,7 @@ test('bulk delete asks with the count and 神戸市, deletes, reports a failure 
 });
 
 test('a role that may not delete gets no row selection', async ({ page }) => {
-  await signInQuickly(page, 'president', CITY);
-  await page.goto(`/${CITY}/news`);
+  await signInQuickly(page, 'president', `/${CITY}/news`);
   await expect(page.locator('.ant-table tbody tr.ant-table-row').first()).toBeVisible();
   await expect(page.locator('.ant-table-selection-column')).toHaveCount(0);
   await expect(page.getByTestId('bulk-delete')).toHaveCount(0);

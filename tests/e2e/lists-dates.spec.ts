@@ -42,8 +42,7 @@ test('the presets are offered and 今日 keeps only what was created today', asy
 });
 
 test('the picker loads on first use and opens from the keyboard too', async ({ page }) => {
-  await signInQuickly(page, 'operator', CITY);
-  await page.goto(`/${CITY}/news`);
+  await signInQuickly(page, 'operator', `/${CITY}/news`);
   await expect(page.locator('.ant-table tbody tr.ant-table-row').first()).toBeVisible();
   // Until somebody uses it, the filter is a stand-in: antd's picker is not on the page.
   const standIn = page.getByRole('textbox', { name: '期間' });

@@ -65,8 +65,7 @@ test.describe('e-mail verification from the profile', () => {
       data: { username: name, email: `${name}@example.jp`, password: 'password1', permission: 'Police', assign_city: ['kobe'] },
     });
     expect(made.status(), await made.text()).toBe(201);
-    await signInQuickly(page, name, 'kobe', 'password1');
-    await page.goto('/kobe/profile');
+    await signInQuickly(page, name, '/kobe/profile', 'password1');
     await expect(page.getByText('確認済み')).toBeVisible();
     await page.getByLabel('メールアドレス').fill(`${name}@example.org`);
     await page.getByRole('button', { name: '保存' }).click();

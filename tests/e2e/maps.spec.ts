@@ -42,8 +42,7 @@ async function shot(page: Page, name: string): Promise<void> {
 test('the map page shows the seven work cities and the shops; a shop opens its page; Leaflet stays off the login page and lists', async ({ page }) => {
   const seen = watch(page);
   await openLogin(page);
-  await signInQuickly(page, 'operator', 'kobe');
-  await page.goto('/kobe/advertisments');
+  await signInQuickly(page, 'operator', '/kobe/advertisments');
   await expect(page.getByRole('table')).toBeVisible();
   expect(seen.scripts.filter((s) => /leaflet|map-page|base-map/i.test(s)), 'no map code before a map').toEqual([]);
 
@@ -124,8 +123,7 @@ test("an advertisement's coordinates are set by dragging the picker's marker, sa
 
 test('an operator draws a circle in the notification form, sees the recipient count, sends, and watches the push reach sent', async ({ page }) => {
   const seen = watch(page);
-  await signInQuickly(page, 'operator', 'kobe');
-  await page.goto('/kobe/notification/create');
+  await signInQuickly(page, 'operator', '/kobe/notification/create');
   await expect(page.getByRole('region', { name: '配信エリアを描く地図' })).toHaveCount(0);
   await page.locator('#root_title').fill('三宮駅周辺のお知らせ');
   await page.locator('#root_body').fill('本日は駅前で清掃活動を行います。');

@@ -122,8 +122,7 @@ test.describe('news as an Operator', () => {
     const stamp = String(Date.now());
     const long = `${stamp}${'長'.repeat(201 - stamp.length)}`;
     expect(long).toHaveLength(201);
-    await signInQuickly(page, 'operator', 'kobe');
-    await page.goto('/kobe/news/create');
+    await signInQuickly(page, 'operator', '/kobe/news/create');
     const posts: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().includes('/admin-news/')) posts.push(r.url());
@@ -143,8 +142,7 @@ test.describe('news as an Operator', () => {
   });
 
   test('switching to English changes the labels', async ({ page }) => {
-    await signInQuickly(page, 'operator', 'kobe');
-    await page.goto('/kobe/news');
+    await signInQuickly(page, 'operator', '/kobe/news');
     await expect(page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true })).toBeVisible();
     // antd's and dayjs's locale follow the language (loaded for the current one only): the date
     // filter's calendar header.

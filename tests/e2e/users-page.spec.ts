@@ -87,8 +87,7 @@ test('an Operator of kobe lists, filters, creates, edits and deletes users', asy
 });
 
 test('a delete the server declines (209) keeps the entry and shows its message', async ({ page }) => {
-  await signInQuickly(page, 'operator', 'kobe');
-  await page.goto('/kobe/user');
+  await signInQuickly(page, 'operator', '/kobe/user');
   await searchFor(page, 'operator');
   const own = page.getByRole('row', { name: /\boperator\b/ }).first();
   await expect(own).toBeVisible();
