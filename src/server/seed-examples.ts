@@ -22,6 +22,7 @@ import { GLOBAL_CITY, tableName } from './db/resource-tables';
 import { HttpError } from './http-error';
 import { shapeOf } from './repositories/record-shape';
 import { composeRecord } from './repositories/resource-repository';
+import { recordAudit } from './audit/audit-log';
 
 /** The cities demo rows go to (000 6 names them among the first cities). */
 export const DEMO_CITIES = ['kobe', 'fukuoka'] as const;
@@ -211,9 +212,10 @@ export async function countSeeded(tx: Queryable, counts: ReadonlyArray<{ resourc
      ON CONFLICT (resource, city) DO UPDATE SET n = resource_counts.n + EXCLUDED.n`,
     [rows],
   );
-  await tx.query(`INSERT INTO audit_log (user_id, city, resource, action) SELECT NULL, city, resource, 'seed' FROM jsonb_to_recordset($1::jsonb) AS r(resource text, city text)`, [
-    rows,
-  ]);
+  await recordAudit(
+    tx,
+    counts.map((c) => ({ category: 'record' as const, action: 'seed', userId: null, city: c.city, resource: c.resource, detail: { rows: c.n } })),
+  );
 }
 
 /**

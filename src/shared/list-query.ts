@@ -224,7 +224,8 @@ function badParam(errors: FieldErrors, param: string, key: string, params: Recor
 /**
  * Reads a list query of `def` (001 9): the page (`clampPage` with the resource's page size), the
  * search, the sort, the declared filters and the date ranges. Unknown parameters are ignored.
- * Errors are returned, not thrown: a `period` value not declared (`validation.generic.enum`), a range
+ * Errors are returned, not thrown: a `period` value not declared or an `equals` value outside its
+ * field's `enum` (`validation.generic.enum`), a range
  * end that is not a date (`validation.generic.format`).
  */
 export function decodeListQuery(def: ResourceDef, query: Readonly<Record<string, unknown>>): DecodedListQuery {
@@ -239,8 +240,9 @@ export function decodeListQuery(def: ResourceDef, query: Readonly<Record<string,
     if (RESERVED.has(filter.param)) continue;
     const value = firstValue(query[filter.param]);
     if (value === undefined || value === '') continue;
-    if (filter.kind === 'period' && !(filter.values as string[]).includes(value)) {
-      badParam(errors, filter.param, 'validation.generic.enum', { allowedValues: filter.values });
+    const allowed = filter.kind === 'period' ? (filter.values as string[]) : (def.schema.properties[filter.field]?.enum as unknown[] | undefined)?.map(String);
+    if (allowed && !allowed.includes(value)) {
+      badParam(errors, filter.param, 'validation.generic.enum', { allowedValues: allowed });
       continue;
     }
     filters.push({ filter, value });

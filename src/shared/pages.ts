@@ -46,6 +46,7 @@ export const MENU_ICONS = [
   'AccountBookOutlined',
   'ApartmentOutlined',
   'AppstoreOutlined',
+  'AuditOutlined',
   'BankOutlined',
   'BarChartOutlined',
   'BellOutlined',

@@ -3,7 +3,8 @@
  * list controller `useResourceList` (./use-resource-list: Refine core's `useTable`); columns from the schema's `list.columns` (less
  * `x-hidden-in-list` fields; which and in what order the user chooses) with translated titles,
  * values as ./field-value shows them; a search box (when the schema declares search fields) and a
- * date-range filter with presets on the date columns, both returning to page 1 (000 4); sorting on
+ * date-range filter with presets on the date columns, both returning to page 1 (000 4); a one-value
+ * filter in the header of an enum column with a declared `equals` filter (also page 1); sorting on
  * the declared sort fields; page size from the schema (001 9: 20); saved views (./saved-views-bar);
  * bulk selection and delete, create/show/edit/複製/delete, the `set`/`toggle` actions and the CSV export
  * only where the ability allows.
@@ -33,7 +34,8 @@ import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 import { PageCard } from './page-card';
 import { SavedViewsBar } from './saved-views-bar';
-import { sortOrderOf, useResourceList } from './use-resource-list';
+import { columnFilterFields, columnFilterValue, sortOrderOf, useResourceList } from './use-resource-list';
+import { enumLabelKeys, enumValues } from './field-kinds';
 
 export function ResourceList({ route }: { route: ResourceRoute }) {
   const { t, i18n } = useTranslation();
@@ -46,10 +48,21 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   const { def, shown, sorters, filters, selected, setSelected } = list;
 
   const columns = useMemo<ColumnsType<BaseRecord>>(() => {
+    const filterable = columnFilterFields(def);
     const cols: ColumnsType<BaseRecord> = shown.map((field) => {
       const prop = def.schema.properties[field];
       const sortable = def.list.sort.includes(field);
+      const labels = enumLabelKeys(prop);
+      const values = filterable.has(field) ? enumValues(prop) : undefined;
+      const chosen = values ? columnFilterValue(field, filters) : null;
       return {
+        ...(values
+          ? {
+              filters: values.map((v, i) => ({ text: labels?.[i] ? t(labels[i]) : String(v), value: String(v) })),
+              filterMultiple: false,
+              filteredValue: chosen === null ? null : [chosen],
+            }
+          : {}),
         key: field,
         dataIndex: field,
         title: t(prop.title),
@@ -66,7 +79,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       render: (_: unknown, record: BaseRecord) => <RecordActions set={actionSet} id={record.id!} record={record} />,
     });
     return cols;
-  }, [def, shown, sorters, t, mobile, actionSet]);
+  }, [def, shown, sorters, filters, t, mobile, actionSet]);
   const exports = listActions(def, (a, s) => ability.can(a, s));
   const canDelete = ability.can('delete', route.resource) && !!def.api.delete;
 

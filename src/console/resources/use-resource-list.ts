@@ -27,6 +27,20 @@ import { defaultColumns, validColumns } from './column-chooser';
 import type { ResourceRoute } from './resource-routes';
 import type { ListViewState } from './saved-views-api';
 
+/**
+ * The fields of `def` a list can be narrowed to one value of in its column header: the declared
+ * `equals` filters on enum fields (001 9 list parameters; the value travels as the filter's parameter).
+ */
+export function columnFilterFields(def: ReturnType<typeof getResource>): Set<string> {
+  return new Set(def.list.filters.flatMap((f) => (f.kind === 'equals' && def.schema.properties[f.field]?.enum ? [f.field] : [])));
+}
+
+/** The value a column filter of `field` has among the filters (null when none). */
+export function columnFilterValue(field: string, filters: readonly CrudFilter[]): string | null {
+  const f = filters.find((x) => 'field' in x && x.field === field && x.operator === 'eq');
+  return f ? String(f.value) : null;
+}
+
 /** The search text among the filters ('' when none). */
 export function searchValue(filters: readonly CrudFilter[]): string {
   const f = filters.find(isSearchFilter);
@@ -115,9 +129,20 @@ export function useResourceList(route: ResourceRoute, city: string) {
     setCurrentPage(1);
     setSelected([]);
   };
-  const onTableChange: NonNullable<TableProps<BaseRecord>['onChange']> = (page, _filters, sorter) => {
+  const onTableChange: NonNullable<TableProps<BaseRecord>['onChange']> = (page, tableFilters, sorter, extra) => {
     setChanged(true);
     if (sorter && Object.keys(sorter).length > 0) setSorters(sortersOfTable(sorter));
+    if (extra?.action === 'filter') {
+      // A column filter's choice replaces that field's value; the list starts again on its first page.
+      const fields = columnFilterFields(def);
+      const chosen: CrudFilter[] = [...fields].flatMap((field) => {
+        const value = tableFilters[field]?.[0];
+        return value === undefined || value === null ? [] : [{ field, operator: 'eq' as const, value: String(value) }];
+      });
+      setFilters([...filters.filter((f) => !('field' in f && fields.has(f.field) && f.operator === 'eq')), ...chosen], 'replace');
+      setCurrentPage(1);
+      return;
+    }
     setCurrentPage(page.current || 1);
     setPageSize(page.pageSize || def.list.pageSize);
   };

@@ -1,11 +1,12 @@
 /**
- * Security events in the audit log (docs/architecture.md 'Sign-in'): a row of `audit_log` with
- * `resource = 'security'`, the event as `action`, the user it concerns (null when a username names
- * nobody), the client's IP when there is a request, and the event's details as JSON.
+ * Security events in the audit log (docs/architecture.md 'Sign-in'; ../audit/audit-log.ts): an entry
+ * of category `security`, the event as `action`, the user it concerns (null when a username names
+ * nobody; also its `record_id`), the client's IP when there is a request, and the event's details.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
 import type { UserFacts } from '../repositories/user-repository';
+import { recordAudit } from '../audit/audit-log';
 
 /** The security events written to the audit log. */
 export type SecurityAction =
@@ -33,10 +34,7 @@ export interface SecurityEvent {
 /** Writes a security event in `tx` (the transaction of the change it records, when there is one). */
 export async function recordSecurityEvent(tx: Queryable, event: SecurityEvent): Promise<void> {
   const detail = { ...(event.actorId != null && event.actorId !== event.userId ? { by: event.actorId } : {}), ...event.detail };
-  await tx.query(
-    "INSERT INTO audit_log (user_id, city, resource, action, record_id, ip, detail) VALUES ($1, $2, 'security', $3, $4, $5, $6)",
-    [event.userId, event.city ?? null, event.action, event.userId, event.ip ?? null, Object.keys(detail).length > 0 ? JSON.stringify(detail) : null],
-  );
+  await recordAudit(tx, { category: 'security', action: event.action, userId: event.userId, city: event.city, recordId: event.userId, ip: event.ip, detail });
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Database } from './database';
 import { migrate } from './migrations';
 import { ensureResourceTables, recountResources } from './resource-tables';
 import { ensureStatisticRollups } from '../statistics/rollups';
+import { moveFirstAuditTable } from '../audit/audit-log';
 
 export interface Prepared {
   /** Migrations applied by this call. */
@@ -30,7 +31,10 @@ export async function prepareDatabase(
 ): Promise<Prepared> {
   const resources = options.resources ?? registry;
   const migrations = await migrate(db);
-  await ensureResourceTables(db, resources.values());
+  // The audit log is written by every write, whatever the resources served (tests of other schemas).
+  const auditLog = registry.get('audit_log');
+  await ensureResourceTables(db, [...resources.values(), ...(auditLog && !resources.has('audit_log') ? [auditLog] : [])]);
+  await moveFirstAuditTable(db);
   // Daily rollups of the statistics, before any seed row so its triggers count them (docs/architecture.md 'Adding a statistic').
   await ensureStatisticRollups(db, resources.values());
   const fresh = migrations.includes('0001-initial');

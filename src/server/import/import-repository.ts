@@ -15,6 +15,7 @@ import { HttpError } from '../http-error';
 import { journalChanged, journalCreated } from '../jobs/job-writes';
 import { addCount, audit, parseId, type Actor } from '../repositories/resource-repository';
 import type { ImportRow } from './import-pass';
+import { recordAudit } from '../audit/audit-log';
 
 /** A history entry as stored (the fields of schemas/csv_import.schema.json the import writes) and its id. */
 export interface ImportRecord {
@@ -181,12 +182,10 @@ export async function writeBatch(tx: Queryable, def: ResourceDef, city: string, 
         [city, ...piece.flatMap((u) => [u.id, u.json])],
       );
     }
-    await tx.query(`INSERT INTO audit_log (user_id, city, resource, action, record_id) SELECT $1, $2, $3, 'import_update', unnest($4::bigint[])`, [
-      actor.userId,
-      city,
-      def.name,
-      ids,
-    ]);
+    await recordAudit(
+      tx,
+      ids.map((id) => ({ category: 'record' as const, action: 'import_update', userId: actor.userId, city, resource: def.name, recordId: Number(id) })),
+    );
   }
   return created;
 }

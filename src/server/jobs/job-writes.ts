@@ -11,6 +11,7 @@ import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { addCount, type Actor } from '../repositories/resource-repository';
+import { recordAudit } from '../audit/audit-log';
 
 /** Rows undone per transaction (about). */
 export const UNDO_BATCH_ROWS = 1000;
@@ -67,12 +68,7 @@ async function undoEntry(tx: Queryable, def: ResourceDef, e: Entry, actor: Actor
   if (e.created_ids) {
     const gone = await tx.query(`DELETE FROM ${t} WHERE city = $1 AND id = ANY($2::bigint[]) RETURNING id`, [e.city, e.created_ids]);
     if (gone.length > 0) await addCount(tx, def, e.city, -gone.length);
-    await tx.query('INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, $3, $4, NULL)', [
-      actor.userId,
-      e.city,
-      def.name,
-      'undo_create_many',
-    ]);
+    await recordAudit(tx, { category: 'record', action: 'undo_create_many', userId: actor.userId, city: e.city, resource: def.name });
     return;
   }
   if (e.row_id === null || e.previous === null) return;
@@ -81,13 +77,7 @@ async function undoEntry(tx: Queryable, def: ResourceDef, e: Entry, actor: Actor
     e.city,
     JSON.stringify(e.previous),
   ]);
-  await tx.query('INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, $3, $4, $5)', [
-    actor.userId,
-    e.city,
-    def.name,
-    'undo_update',
-    e.row_id,
-  ]);
+  await recordAudit(tx, { category: 'record', action: 'undo_update', userId: actor.userId, city: e.city, resource: def.name, recordId: e.row_id });
 }
 
 /**

@@ -2,7 +2,7 @@
  * Generic storage of any registry resource (docs/architecture.md 'Storage'; 001 7, 7.17): list, show, create,
  * update, delete, every query scoped by city (global resources by the key `*`), so a row of another
  * city is simply not found (404). Writes are transactional, keep `resource_counts` and write an
- * `audit_log` row. Field extensions: see record-shape.ts (x-coerce, x-drop-null, server fields) and
+ * audit log entry (../audit/audit-log.ts). Field extensions: see record-shape.ts (x-coerce, x-drop-null, server fields) and
  * write-checks.ts (x-ref, x-upload).
  */
 import { listAnswer, type ListAnswer } from '../../shared/list-query';
@@ -17,6 +17,7 @@ import { prepareInput, shapeOf, toRow, type DbRow, type ResourceRow } from './re
 import { announceCreated } from '../events/record-events';
 import { checkWrite } from './write-checks';
 import { writeHooksOf } from './write-hooks';
+import { recordAudit } from '../audit/audit-log';
 
 export type { ResourceRow } from './record-shape';
 export type { Match } from './record-query';
@@ -180,15 +181,9 @@ export function composeRecord(
   return out;
 }
 
-/** Writes an audit row. */
+/** Writes the audit entry of a write of a row of `def` (../audit/audit-log.ts). */
 export async function audit(tx: Queryable, actor: Actor, city: string, def: ResourceDef, action: string, recordId: number | null): Promise<void> {
-  await tx.query('INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, $3, $4, $5)', [
-    actor.userId,
-    city,
-    def.name,
-    action,
-    recordId,
-  ]);
+  await recordAudit(tx, { category: 'record', action, userId: actor.userId, city, resource: def.name, recordId });
 }
 
 /** Adds `delta` to the list count of a resource in a city. */

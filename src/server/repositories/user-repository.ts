@@ -7,6 +7,7 @@ import { ROLES, USER_FILTERS, type City, type Profile, type Role, type UserFilte
 import type { Database, Queryable } from '../db/database';
 import { hashRefreshToken as hashToken } from '../auth/tokens';
 import { escapeLike } from './resource-repository';
+import { recordAudit } from '../audit/audit-log';
 
 /** A users row as PROFILE_COLUMNS selects it: the Profile's own columns plus the raw ones. */
 type ProfileRow = Pick<Profile, 'id' | 'username' | 'name' | 'email' | 'avatar' | 'introduction' | 'permission' | 'is_captain_department' | 'school' | 'email_verified'> & {
@@ -284,9 +285,9 @@ export async function removeUser(db: Database, id: number, cityId: number, manag
   });
 }
 
-/** Writes an audit row of a user write (resource `user`). */
+/** Writes the audit entry of a user write (resource `user`; ../audit/audit-log.ts). */
 export async function auditUser(db: Queryable, actorId: number | null, city: string | null, action: string, userId: number): Promise<void> {
-  await db.query("INSERT INTO audit_log (user_id, city, resource, action, record_id) VALUES ($1, $2, 'user', $3, $4)", [actorId, city, action, userId]);
+  await recordAudit(db, { category: 'user', action, userId: actorId, city, resource: 'user', recordId: userId });
 }
 
 /** The refresh-token families of user `id` that are still live (to revoke after a password change). */

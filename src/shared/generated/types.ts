@@ -72,6 +72,23 @@ export interface AreaNotice {
 }
 
 /**
+ * Who changed what, and the security events (sign-ins, failed and throttled sign-ins, password and role changes, refresh-token reuse): written by the server only, in the transaction of what it records (src/server/audit/audit-log.ts), read by Administrators. Global rows; `city` is the city the entry concerns. The paths are ours.
+ */
+export interface AuditLog {
+  id?: number;
+  created_at?: string;
+  category: "record" | "user" | "security";
+  action: string;
+  username?: string;
+  user_id?: number;
+  resource?: string;
+  record_id?: number;
+  city?: string;
+  ip?: string;
+  detail?: string;
+}
+
+/**
  * A post on the community bulletin board, shown between its display dates (000 1 bulletin board, 2.2 bulletin-board; the calls are not shown: /api/bulletin-board/ is ours).
  */
 export interface BulletinBoard {
@@ -1340,6 +1357,7 @@ export type WorkRecruitment = {
 export interface ResourceRecords {
   "advertisement": Advertisement;
   "area_notice": AreaNotice;
+  "audit_log": AuditLog;
   "bulletin_board": BulletinBoard;
   "category_special_info": CategorySpecialInfo;
   "citizen_notice": CitizenNotice;

@@ -56,8 +56,8 @@ function fill(path: string, id: string): string {
  */
 async function writeSignature(): Promise<string> {
   const [row] = await t.db.query<Record<string, unknown>>(
-    `SELECT (SELECT coalesce(max(id), 0) FROM audit_log WHERE resource <> 'security') AS audit,
-            (SELECT coalesce(sum(n), 0) FROM resource_counts) AS rows,
+    `SELECT (SELECT coalesce(max(id), 0) FROM r_audit_log WHERE data->>'category' <> 'security') AS audit,
+            (SELECT coalesce(sum(n), 0) FROM resource_counts WHERE resource <> 'audit_log') AS rows,
             (SELECT count(*) FROM users) AS users,
             (SELECT count(*) FROM jobs WHERE kind <> 'housekeeping') AS jobs`,
   );

@@ -152,7 +152,7 @@ describe('writes', () => {
     expect(shown.statusCode).toBe(200);
     expect(shown.json()).toEqual(row);
     expect((await get(NEWS)).json().total_length).toBe(before + 1);
-    const [{ n }] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE resource = 'news' AND action = 'create' AND record_id = $1", [row.id]);
+    const [{ n }] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM r_audit_log WHERE data->>'resource' = 'news' AND data->>'action' = 'create' AND (data->>'record_id')::int = $1", [row.id]);
     expect(n).toBe(1);
   });
 

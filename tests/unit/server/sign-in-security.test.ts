@@ -20,7 +20,8 @@ function signIn(username: string, password: string, ip = '127.0.0.1') {
 
 async function events(action: string, userId?: number): Promise<Array<{ user_id: number | null; ip: string | null; detail: Record<string, unknown> | null }>> {
   return t.db.query(
-    `SELECT user_id, ip, detail FROM audit_log WHERE resource = 'security' AND action = $1 ${userId === undefined ? '' : 'AND user_id = $2'} ORDER BY id`,
+    `SELECT (data->>'user_id')::int AS user_id, data->>'ip' AS ip, (data->>'detail')::jsonb AS detail FROM r_audit_log
+      WHERE data->>'category' = 'security' AND data->>'action' = $1 ${userId === undefined ? '' : "AND (data->>'user_id')::int = $2"} ORDER BY id`,
     userId === undefined ? [action] : [action, userId],
   );
 }
