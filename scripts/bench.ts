@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- [api|web|import|statistics|push|chat|crash] [<resource>]]`: prints figures beside their budgets, asserts nothing
+ * `npm run bench [-- [api|web|import|statistics|push|chat|crash|load] [<resource>]]`: prints figures beside their budgets, asserts nothing
  * and exits 0 even when a figure is over budget (1 only when the bench itself cannot run).
  * - api (scripts/lib/bench-api.ts): list call latency on 100,000 rows of the resource (news by
  *   default) on a fresh PGlite, beside a bare and a naive route (autocannon, loopback).
@@ -19,6 +19,9 @@
  *   server instances on PostgreSQL (with DATABASE_URL).
  * - crash (scripts/lib/bench-crash.ts): 20 × kill -9 of a server taking writes, restarted each time, on
  *   PGlite and PostgreSQL: writes acknowledged, lost (budget 0), restart times.
+ * - load (scripts/lib/bench-load.ts): 50 connections for 60 s (LOAD_SECONDS) of a mix of the console's
+ *   calls against the server as `npm start` runs it, on PGlite and PostgreSQL: errors (budget 0),
+ *   p50, p99 (≤ 200 ms), requests per second, the server's RSS at the end (≤ 450 MB).
  * Without a part named, all of them run (api first). At the end one table: every budgeted figure, its budget
  * and ok / OVER.
  */
@@ -27,6 +30,7 @@ import { resolve } from 'node:path';
 import { formatBudgetTable, type BudgetRow } from './lib/budget';
 import { runApiBench } from './lib/bench-api';
 import { runCrashBench } from './lib/bench-crash';
+import { runLoadBench } from './lib/bench-load';
 import { runChatBench } from './lib/bench-chat';
 import { runImportBench } from './lib/bench-import';
 import { runStatisticsBench } from './lib/bench-statistics';
@@ -35,7 +39,7 @@ import { runWebBench } from './lib/bench-web';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const PARTS = ['api', 'web', 'import', 'statistics', 'push', 'chat', 'crash'];
+const PARTS = ['api', 'web', 'import', 'statistics', 'push', 'chat', 'crash', 'load'];
 const parts = new Set(args.filter((a) => PARTS.includes(a)));
 const resourceName = args.find((a) => !PARTS.includes(a) && a !== 'all') ?? 'news';
 const runStatistics = parts.size === 0 || parts.has('statistics');
@@ -45,6 +49,7 @@ const runImport = parts.size === 0 || parts.has('import');
 const runCrash = parts.size === 0 || parts.has('crash');
 const runPush = parts.size === 0 || parts.has('push');
 const runChat = parts.size === 0 || parts.has('chat');
+const runLoad = parts.size === 0 || parts.has('load');
 
 const started = performance.now();
 console.log(`bench: ${loadavg()[0].toFixed(1)} load average (1 min) on ${availableParallelism()} cores at the start`);
@@ -111,6 +116,15 @@ if (runCrash) {
   } catch (err) {
     failed = true;
     console.error(`crash bench failed: ${(err as Error).stack ?? err}`);
+  }
+}
+if (runLoad) {
+  console.log('\n== load ==');
+  try {
+    rows.push(...(await runLoadBench(root)));
+  } catch (err) {
+    failed = true;
+    console.error(`load bench failed: ${(err as Error).stack ?? err}`);
   }
 }
 // Other work on the machine slows every figure: the load shows how far to trust them.

@@ -10,7 +10,7 @@
  * import's too (Linux /proc: the peak counter reset before each phase, and samples every 20 ms).
  * Budgets: ≤ 5 s each, ≤ 100 MB RSS growth.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import iconv from 'iconv-lite';
 import { CSV_IMPORT_MAX_BYTES, type DryRunAnswer, type ImportState } from '../../src/shared/csv-import';
 import { limitRow, type BudgetRow } from './budget';
 import { dropSchema, startLocalPostgres } from './local-postgres';
-import { bearerOf, startServer, stopServer } from './server-process';
+import { bearerOf, memoryOf, startServer, stopServer } from './server-process';
 
 /** Budgets of the import: seconds of the check and of the import, MB of RSS growth. */
 export const IMPORT_BUDGETS = { seconds: 5, rssMb: 100 };
@@ -45,17 +45,6 @@ export function benchFile(): { bytes: Buffer; rows: number } {
     rows += 1;
   }
   return { bytes: Buffer.concat(parts), rows };
-}
-
-/** RSS (VmRSS) and peak RSS (VmHWM) of a process, bytes; null off Linux. */
-function memoryOf(pid: number): { rss: number; peak: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
-    return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-  } catch {
-    return null;
-  }
 }
 
 /** Peak RSS of `pid` while `work` runs: the kernel's peak counter reset first (when allowed), and samples. */

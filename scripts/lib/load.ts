@@ -15,6 +15,8 @@ export interface LoadResult {
   p99: number;
   /** requests per second over the run */
   rps: number;
+  /** Requests that got no answer (timeouts, resets). */
+  errors: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -23,15 +25,34 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, i)];
 }
 
+/** One request of a mix: method, path (from the URL's origin), headers and body. */
+export interface MixRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  /** The body as it is sent (JSON text, or a multipart body as latin1 text). */
+  body?: string;
+}
+
 /**
  * Sends GET requests to `url` with `connections` concurrent connections for `seconds` seconds
- * (loopback only) and returns the latency percentiles in milliseconds and the throughput.
+ * (loopback only) and returns the latency percentiles in milliseconds and the throughput. With
+ * `requests`, each connection sends them in turn instead (a mix), over and over. Answers not 2xx
+ * and errors (timeouts, resets) are counted in `non2xx` and `errors`.
  */
-export async function measure(label: string, url: string, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+export async function measure(
+  label: string,
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: Record<string, string> = {},
+  requests?: readonly MixRequest[],
+): Promise<LoadResult> {
   const times: number[] = [];
   let non2xx = 0;
   const result = await new Promise<autocannon.Result>((done, fail) => {
-    const instance = autocannon({ url, connections, duration: seconds, headers, pipelining: 1 }, (err, r) => (err ? fail(err) : done(r)));
+    const mix = requests?.map((r) => ({ ...r, headers: { ...headers, ...r.headers } }));
+    const instance = autocannon({ url, connections, duration: seconds, headers, pipelining: 1, timeout: 10, ...(mix ? { requests: mix } : {}) }, (err, r) => (err ? fail(err) : done(r)));
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       times.push(ms);
       if (status < 200 || status >= 300) non2xx++;
@@ -47,24 +68,32 @@ export async function measure(label: string, url: string, connections: number, s
     p95: percentile(times, 95),
     p99: percentile(times, 99),
     rps: times.length / (result.duration || seconds),
+    errors: result.errors + result.timeouts,
   };
 }
 
 /** One aligned line per result. */
 export function formatRow(r: LoadResult): string {
   const f = (n: number) => n.toFixed(2).padStart(8);
-  return `${r.label.padEnd(34)} c=${String(r.connections).padStart(2)}  p50 ${f(r.p50)} ms  p95 ${f(r.p95)} ms  p99 ${f(r.p99)} ms  ${r.rps.toFixed(0).padStart(6)} req/s  (${r.requests} requests${r.non2xx ? `, ${r.non2xx} not 2xx` : ''})`;
+  return `${r.label.padEnd(34)} c=${String(r.connections).padStart(2)}  p50 ${f(r.p50)} ms  p95 ${f(r.p95)} ms  p99 ${f(r.p99)} ms  ${r.rps.toFixed(0).padStart(6)} req/s  (${r.requests} requests${r.non2xx ? `, ${r.non2xx} not 2xx` : ''}${r.errors ? `, ${r.errors} errors` : ''})`;
 }
 
 /**
  * The same measurement run in a child process, so the load generator does not share the server's
  * event loop and core (the machine has two). Resolves to the child's result.
  */
-export async function measureApart(label: string, url: string, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+export async function measureApart(
+  label: string,
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: Record<string, string> = {},
+  requests?: readonly MixRequest[],
+): Promise<LoadResult> {
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
   const tsx = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
   const cli = new URL('./load-cli.ts', import.meta.url).pathname;
-  const { stdout } = await promisify(execFile)(tsx, [cli, JSON.stringify({ label, url, connections, seconds, headers })], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(tsx, [cli, JSON.stringify({ label, url, connections, seconds, headers, requests })], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
 }

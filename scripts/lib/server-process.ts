@@ -4,6 +4,7 @@
  * build, stopped with SIGTERM (SIGKILL after 15 s) or killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -51,4 +52,15 @@ export async function bearerOf(url: string, username: string, password = 'demo12
   const login = await fetch(`${url}/default/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
   if (!login.ok) throw new Error(`login ${username}: ${login.status} ${await login.text()}`);
   return { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+}
+
+/** RSS (VmRSS) and peak RSS (VmHWM) of a process, bytes; null off Linux. */
+export function memoryOf(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+    return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+  } catch {
+    return null;
+  }
 }
