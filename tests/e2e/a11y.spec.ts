@@ -1,6 +1,6 @@
 /**
- * Accessibility (docs/architecture.md 'Beyond the spec'): axe finds no serious or critical violation on the login, city, list,
- * form and show pages; the list's controls are reached with the keyboard and show a visible focus.
+ * Accessibility (docs/architecture.md 'Beyond the spec'): axe, every rule, finds no serious or critical violation on the
+ * login, an open page, city, list, form and show pages (the dashboard, statistics, map, chat and import pages in their own specs); the list's controls are reached with the keyboard and show a visible focus.
  */
 import { expect, test, type Page } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
@@ -12,6 +12,9 @@ const news = getResource('news');
 test('login, city, list, form and show pages have no serious or critical axe violation', async ({ page }) => {
   await openLogin(page);
   await expectNoSeriousViolation(page, 'login');
+  await page.goto('/forgot-password');
+  await expect(page.getByRole('button', { name: /送信/ })).toBeVisible();
+  await expectNoSeriousViolation(page, 'open page (forgot password)');
 
   await signIn(page, 'operator');
   await expect(page).toHaveURL(/\/city$/);

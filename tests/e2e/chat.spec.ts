@@ -6,7 +6,7 @@
  * teacher's class chat. No console error on any page.
  */
 import { expect, test, type Page } from './fixtures';
-import { PNG_1X1, screenshot, signInQuickly, spaGoto } from './helpers';
+import { expectNoSeriousViolation, PNG_1X1, screenshot, signInQuickly, spaGoto } from './helpers';
 
 /** Collects the console errors and uncaught errors of `page`. */
 function errorsOf(page: Page): string[] {
@@ -47,6 +47,7 @@ test('the advertiser writes, the operator sees it live, replies with an image, t
   await expect(advertiser.getByTestId('chat-message').first()).toBeVisible({ timeout: 60_000 });
   await advertiserStream;
   const shopName = (await advertiser.getByTestId('chat-title').textContent()) ?? '';
+  await expectNoSeriousViolation(advertiser, 'chat conversation');
 
   // The advertiser writes: hostile markup and a link among the text.
   const composer = advertiser.getByTestId('chat-composer');

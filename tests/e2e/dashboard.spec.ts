@@ -10,8 +10,7 @@
  */
 import { expect, test, type Page } from './fixtures';
 import type { DashboardAnswer, DashboardFigure } from '../../src/shared/dashboard';
-import AxeBuilder from '@axe-core/playwright';
-import { signInQuickly } from './helpers';
+import { expectNoSeriousViolation, signInQuickly } from './helpers';
 
 const API = '/kobe/api/statistics/dashboard/';
 
@@ -22,17 +21,12 @@ function shown(f: Pick<DashboardFigure, 'value' | 'format'>, value = f.value): s
 }
 
 /**
- * axe (WCAG 2.1 A and AA, best practices) finds no serious or critical violation on the page, the
- * admin notices' carousel of the layout left out (antd's Carousel keeps focusable slides under
- * aria-hidden: the layout's, not the dashboard's).
+ * axe finds no serious or critical violation on the page (helpers.ts), the admin notices' carousel of
+ * the layout left out (antd's Carousel keeps focusable slides under aria-hidden: the layout's, not
+ * the dashboard's).
  */
 async function expectAccessible(page: Page, name: string): Promise<void> {
-  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-  const result = await new AxeBuilder({ page }).withTags(tags).exclude('.ant-carousel').analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.html.slice(0, 120)} ${n.failureSummary?.split('\n')[1] ?? ''}`).slice(0, 3).join(' | ')}`);
-  expect.soft(bad, name).toEqual([]);
+  await expectNoSeriousViolation(page, name, ['.ant-carousel']);
 }
 
 /** Console errors, warnings and uncaught errors of the page, from now on. */

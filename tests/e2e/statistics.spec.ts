@@ -10,7 +10,7 @@ import dayjs from 'dayjs';
 import { readFile } from 'node:fs/promises';
 import type { StatisticAnswer } from '../../src/shared/statistics';
 import { expect, test, type Locator, type Page } from './fixtures';
-import { clickInPopup, signInQuickly } from './helpers';
+import { clickInPopup, expectNoSeriousViolation, signInQuickly } from './helpers';
 
 const NAME = 'voucher-usage';
 /** The measures of voucher-usage as the page labels them, with their format. */
@@ -77,6 +77,7 @@ test('an Operator reads the voucher statistics of the last month: figures, chart
   await clickInPicker(page.locator('.ant-picker-presets li', { hasText: '過去1か月' }));
   expect((await answered).status()).toBe(200);
   await expect(page.getByTestId('statistic-period')).toContainText(`${dayjs(start).format('YYYY年MM月DD日')} 〜 ${dayjs(end).format('YYYY年MM月DD日')}`);
+  await expectNoSeriousViolation(page, 'statistics');
 
   // the API's answer for the same query, asked with the session
   const res = await page.request.get(`/kobe/api/statistics/${NAME}/`, { params: { start_date: start, end_date: end, interval: 'day', by: 'voucher' } });
