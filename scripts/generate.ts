@@ -52,13 +52,14 @@ async function typesFile(files: string[]): Promise<string> {
     const name = ident(schema['x-resource'].name);
     const typeName = name.charAt(0).toUpperCase() + name.slice(1);
     byName.push(`  ${JSON.stringify(schema['x-resource'].name)}: ${typeName};`);
-    // Field titles are i18n keys; without them the generator names no per-field types.
-    const properties = Object.fromEntries(
-      Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(([k, v]) => {
-        const { title: _title, ...rest } = v;
-        return [k, rest];
-      }),
-    );
+    // Field titles are i18n keys, at every depth; without them the generator names no per-field types.
+    const untitled = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(untitled);
+      if (typeof v !== 'object' || v === null) return v;
+      const { title: _title, ...rest } = v as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(rest).map(([k, x]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(x as Record<string, unknown>).map(([n, c]) => [n, untitled(c)])) : k === 'items' ? untitled(x) : x]));
+    };
+    const properties = Object.fromEntries(Object.entries(schema.properties as Record<string, unknown>).map(([k, v]) => [k, untitled(v)]));
     const ts = await compile({ ...schema, properties, title: typeName }, typeName, { bannerComment: '', additionalProperties: false, strictIndexSignatures: true, format: true });
     parts.push(ts.trim());
   }

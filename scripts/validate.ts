@@ -134,15 +134,30 @@ for (const f of jaFiles) {
 const needKey = (file: string, key: string) => {
   if (!reference.has(key)) problems.push(`${file}: i18n key '${key}' is not in locales/ja`);
 };
+/**
+ * The labels of a property and of what it holds, at every depth (a form shows each): a title key for
+ * every property of an object, enum labels for every enum (its own or its items'), each in locales/ja
+ * (and so, by the parity above, in every language).
+ */
+function checkLabels(file: string, path: string, p: Record<string, unknown>, nested: boolean): void {
+  if (nested && typeof p.title !== 'string') problems.push(`${file}: ${path} has no title (an i18n key): a form would show its raw name`);
+  else if (typeof p.title === 'string') needKey(file, p.title);
+  Object.values((p['x-messages'] as Record<string, string>) ?? {}).forEach((k) => needKey(file, k));
+  const labels = p['x-enum-labels'] as string[] | undefined;
+  labels?.forEach((k) => needKey(file, k));
+  if (labels && labels.length !== ((p.enum as unknown[]) ?? []).length) problems.push(`${file}: ${path}: x-enum-labels and enum differ in length`);
+  if (nested && Array.isArray(p.enum) && !labels && p.type === 'string') problems.push(`${file}: ${path} has an enum without x-enum-labels`);
+  for (const [name, child] of Object.entries((p.properties as Record<string, Record<string, unknown>>) ?? {})) checkLabels(file, `${path}.${name}`, child, true);
+  const items = p.items as Record<string, unknown> | undefined;
+  if (items && typeof items === 'object') {
+    if (items.properties) for (const [name, child] of Object.entries(items.properties as Record<string, Record<string, unknown>>)) checkLabels(file, `${path}[].${name}`, child, true);
+    else if (Array.isArray(items.enum) && items.type === 'string') checkLabels(file, `${path}[]`, { ...items, title: p.title }, true);
+  }
+}
 for (const s of schemas) {
   const file = `schemas/${s.$id}.schema.json`;
   needKey(file, s['x-resource'].label);
-  for (const p of Object.values(s.properties)) {
-    needKey(file, p.title);
-    Object.values(p['x-messages'] ?? {}).forEach((k) => needKey(file, k));
-    (p['x-enum-labels'] ?? []).forEach((k) => needKey(file, k));
-    if (p['x-enum-labels'] && p['x-enum-labels'].length !== (p.enum ?? []).length) problems.push(`${file}: x-enum-labels and enum differ in length`);
-  }
+  for (const [name, p] of Object.entries(s.properties)) checkLabels(file, name, p as unknown as Record<string, unknown>, true);
 }
 for (const { manifest, entry } of allEntries(manifests)) needKey(`menus/${manifest}.json`, entry.title);
 // Every statistic declaration against the registry, and its labels (docs/architecture.md 'Adding a statistic').

@@ -125,13 +125,20 @@ export const KIND_SCHEMA: Partial<Record<FieldKind, (s: RJSFSchema) => RJSFSchem
   'ref-array': (s) => ({ ...s, uniqueItems: true }),
 };
 
-/** The uiSchema of one field for a form: its kind's widget, translated enum labels, read-only. */
+/**
+ * The uiSchema of one field for a form: its kind's widget, translated enum labels, read-only; the
+ * same for the properties of an object and the items of an array of objects, at every depth.
+ */
 export function fieldUiSchema(p: FieldSchema, t: (key: string) => string): UiSchema {
   const kind = fieldKind(p);
   const ui: UiSchema = { ...KIND_UI[kind](p) };
   const labels = enumLabelKeys(p);
   if (labels && enumValues(p)) ui['ui:enumNames'] = labels.map((k) => t(k));
   if (p.readOnly) ui['ui:readonly'] = true;
+  const props = (p as { properties?: Record<string, FieldSchema> }).properties;
+  if (props) for (const [name, child] of Object.entries(props)) ui[name] = fieldUiSchema(child, t);
+  const items = p.items as FieldSchema | undefined;
+  if (kind === 'array' && items && typeof items === 'object' && (items as { properties?: unknown }).properties) ui.items = fieldUiSchema(items, t);
   return ui;
 }
 
@@ -141,7 +148,12 @@ export function fieldUiSchema(p: FieldSchema, t: (key: string) => string): UiSch
  */
 export function fieldFormSchema(p: FieldSchema, t: (key: string) => string): RJSFSchema {
   const { description: _notes, ...rest } = p;
-  const base = { ...(rest as unknown as RJSFSchema), title: t(p.title) };
+  const base = { ...(rest as unknown as RJSFSchema), ...(p.title ? { title: t(p.title) } : {}) };
+  // Inside objects and arrays, every depth: a nested property's title is an i18n key too.
+  const props = (p as { properties?: Record<string, FieldSchema> }).properties;
+  if (props) base.properties = Object.fromEntries(Object.entries(props).map(([name, child]) => [name, fieldFormSchema(child, t)]));
+  const items = p.items as FieldSchema | undefined;
+  if (items && typeof items === 'object' && (items.title || (items as { properties?: unknown }).properties)) base.items = fieldFormSchema(items, t);
   const adjust = KIND_SCHEMA[fieldKind(p)];
   return adjust ? adjust(base) : base;
 }

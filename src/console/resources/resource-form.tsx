@@ -42,9 +42,10 @@ import { SwitchWidget } from './widgets/switch-widget';
 import { TagsWidget } from './widgets/tags-widget';
 import { TimeWidget } from './widgets/time-widget';
 import { UploadWidget } from './widgets/upload-widget';
+import { FORM_BUTTONS, formStrings } from './form-buttons';
 import './resource-form.css';
 
-const templates = { BaseInputTemplate: CountedInputTemplate };
+const templates = { BaseInputTemplate: CountedInputTemplate, ButtonTemplates: FORM_BUTTONS };
 /**
  * Widgets by the names ./field-kinds gives (the rest are RJSF's antd theme's); `date` and
  * `date-time` resolve to DateWidget and DateTimeWidget.
@@ -74,6 +75,7 @@ export interface ResourceFormProps {
 export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormProps) {
   const def = getResource(route.resource);
   const { t, i18n } = useTranslation();
+  const strings = useMemo(() => formStrings(t), [t]);
   const navigate = useNavigate();
   const { message } = AntdApp.useApp();
   const { city = '', id: idParam } = useParams();
@@ -181,6 +183,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
         formContext={formContext}
         validator={validator}
         templates={templates}
+        translateString={strings}
         widgets={widgets}
         transformErrors={transformErrors}
         extraErrors={extraErrors}

@@ -726,9 +726,6 @@ export interface News {
   create_at?: string;
 }
 
-export type FieldsContentLat = number;
-export type FieldsContentLng = number;
-
 /**
  * A push notification to app users: to everyone, chosen users, users matching a condition, users in a map area, users who favourited shops, or passport members (000 3 Notification: title, body, photo_url, read, type, users; 001 7.9 list-notify, which leaves out type_display 28, and the create_* and push calls, which store a notification of the matching type; 001 9 page size 20). Sending: src/server/push/ (targeting fields, push_status queued → sending → sent | partial | failed, or cancelled before it starts; the counts are the server's).
  */
@@ -756,20 +753,20 @@ export interface Notification {
    */
   polygon?: [
     {
-      lat: FieldsContentLat;
-      lng: FieldsContentLng;
+      lat: number;
+      lng: number;
     },
     {
-      lat: FieldsContentLat;
-      lng: FieldsContentLng;
+      lat: number;
+      lng: number;
     },
     {
-      lat: FieldsContentLat;
-      lng: FieldsContentLng;
+      lat: number;
+      lng: number;
     },
     ...{
-      lat: FieldsContentLat;
-      lng: FieldsContentLng;
+      lat: number;
+      lng: number;
     }[]
   ];
   location_source?: "home" | "last";

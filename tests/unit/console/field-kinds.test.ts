@@ -50,6 +50,28 @@ describe.each([...registry.keys()])('resource %s', (name) => {
     expect(validator.isValid(schema, {}, schema) || (schema.required ?? []).length > 0).toBe(true);
   });
 
+  it.each(LANGUAGES)('labels every property and every enum value at every depth in %s, never with a raw key or name', (lng) => {
+    const t = (k: string) => translators[lng].t(k);
+    const { schema, uiSchema } = buildFormSchema(def, 'edit', t);
+    const walk = (s: Record<string, unknown>, ui: UiSchema | undefined, path: string, name: string | null) => {
+      if (name !== null) {
+        expect(typeof s.title, `${path}: no title`).toBe('string');
+        expect(s.title, `${path}: a raw key or name`).not.toMatch(/^(fields|enums|validation)\.|^[a-z_]+$/);
+        expect(s.title).not.toBe(name);
+      }
+      const names = ui?.['ui:enumNames'] as string[] | undefined;
+      const items = s.items as Record<string, unknown> | undefined;
+      const values = (s.enum ?? items?.enum) as unknown[] | undefined;
+      if (values && (s.type === 'string' || items?.type === 'string')) {
+        expect(names, `${path}: enum without labels`).toHaveLength(values.length);
+        for (const label of names!) expect(label, path).not.toMatch(/^enums\./);
+      }
+      for (const [n, child] of Object.entries((s.properties as Record<string, Record<string, unknown>>) ?? {})) walk(child, ui?.[n] as UiSchema | undefined, `${path}.${n}`, n);
+      if (items?.properties) walk({ ...items, title: 'items' }, ui?.items as UiSchema | undefined, `${path}[]`, null);
+    };
+    for (const [field, prop] of Object.entries(schema.properties as Record<string, Record<string, unknown>>)) walk(prop, uiSchema[field] as UiSchema, `${name}.${field}`, field);
+  });
+
   it('enum labels, the resource label and x-ref label fields resolve', () => {
     for (const lng of LANGUAGES) expect(translators[lng].exists(def.label), `${def.label} in ${lng}`).toBe(true);
     for (const [field, prop] of Object.entries(def.schema.properties)) {
