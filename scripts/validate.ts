@@ -154,9 +154,15 @@ function checkLabels(file: string, path: string, p: Record<string, unknown>, nes
     else if (Array.isArray(items.enum) && items.type === 'string') checkLabels(file, `${path}[]`, { ...items, title: p.title }, true);
   }
 }
+/** Names of fields that hold an image or a file (000 5 Files): each declares its upload, or why it has none. */
+const FILE_LIKE = /image|photo|avatar|thumbnail|file/i;
 for (const s of schemas) {
   const file = `schemas/${s.$id}.schema.json`;
   needKey(file, s['x-resource'].label);
+  for (const [name, p] of Object.entries(s.properties)) {
+    const text = p.type === 'string' || (Array.isArray(p.type) && p.type.includes('string')) || p.type === 'array';
+    if (FILE_LIKE.test(name) && text && !p['x-upload'] && !p['x-no-upload']) problems.push(`${file}: ${name} looks like an image or a file: declare its x-upload, or x-no-upload with the reason`);
+  }
   for (const [name, p] of Object.entries(s.properties)) checkLabels(file, name, p as unknown as Record<string, unknown>, true);
 }
 for (const { manifest, entry } of allEntries(manifests)) needKey(`menus/${manifest}.json`, entry.title);

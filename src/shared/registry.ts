@@ -115,6 +115,8 @@ export interface FieldSchema {
   /** The value names a user (the hand-written users table) of the record's city, by `username` or `id`. */
   'x-ref-user'?: 'username' | 'id';
   'x-upload'?: { kind: 'image' | 'pdf' | 'image-or-pdf'; maxItems?: number };
+  /** Why a field whose name says image, photo, avatar, thumbnail or file takes no upload (`npm run validate`). */
+  'x-no-upload'?: string;
   'x-coerce'?: 'array';
   'x-drop-null'?: boolean;
   'x-hidden-in-list'?: boolean;

@@ -72,6 +72,13 @@ describe.each([...registry.keys()])('resource %s', (name) => {
     for (const [field, prop] of Object.entries(schema.properties as Record<string, Record<string, unknown>>)) walk(prop, uiSchema[field] as UiSchema, `${name}.${field}`, field);
   });
 
+  it('renders an upload for every image or file field, unless the schema says why not', () => {
+    for (const [field, prop] of Object.entries(def.schema.properties)) {
+      if (!/image|photo|avatar|thumbnail|file/i.test(field) || prop['x-no-upload'] || !['string', 'array'].some((t) => [prop.type].flat().includes(t))) continue;
+      expect(fieldUiSchema(prop, ja)['ui:widget'], `${name}.${field}`).toBe('upload');
+    }
+  });
+
   it('enum labels, the resource label and x-ref label fields resolve', () => {
     for (const lng of LANGUAGES) expect(translators[lng].exists(def.label), `${def.label} in ${lng}`).toBe(true);
     for (const [field, prop] of Object.entries(def.schema.properties)) {
