@@ -102,7 +102,7 @@ export interface FieldSchema {
   readOnly?: boolean;
   default?: unknown;
   'x-messages'?: Record<string, string>;
-  'x-widget'?: 'textarea' | 'image-url' | 'color' | 'date' | 'time' | 'password' | 'richtext';
+  'x-widget'?: 'textarea' | 'image-url' | 'color' | 'date' | 'time' | 'password' | 'richtext' | 'business-hours';
   'x-enum-labels'?: string[];
   'x-future'?: boolean;
   'x-after'?: string;

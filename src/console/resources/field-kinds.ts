@@ -30,6 +30,9 @@ export type FieldKind =
   | 'object'
   | 'geo-point'
   | 'map-area'
+  | 'business-hours'
+  | 'period-list'
+  | 'date-time-range'
   | 'text';
 
 type Items = { type?: string | string[]; enum?: unknown[]; 'x-enum-labels'?: string[]; format?: string };
@@ -58,11 +61,19 @@ export function enumLabelKeys(p: FieldSchema): string[] | undefined {
 }
 
 const isArray = (p: FieldSchema) => baseType(p) === 'array';
+/** An object of two date-times `start` and `end` (a period: time-sale validInterval). */
+const isDateTimeRange = (p: FieldSchema) => {
+  const props = (p as { properties?: Record<string, FieldSchema> }).properties;
+  return baseType(p) === 'object' && !!props && Object.keys(props).join() === 'start,end' && props.start.format === 'date-time' && props.end.format === 'date-time';
+};
 const widget = (name: NonNullable<FieldSchema['x-widget']>) => (p: FieldSchema) => p['x-widget'] === name;
 
 /** Ordered rules: the first whose test passes names the field's kind. */
 export const KIND_RULES: ReadonlyArray<readonly [FieldKind, (p: FieldSchema) => boolean]> = [
   ['upload', (p) => !!p['x-upload']],
+  ['business-hours', widget('business-hours')],
+  ['period-list', (p) => isArray(p) && !!p['x-continuous']],
+  ['date-time-range', isDateTimeRange],
   ['ref-array', (p) => !!p['x-ref'] && isArray(p)],
   ['ref', (p) => !!p['x-ref']],
   ['enum-array', (p) => isArray(p) && Array.isArray(itemsOf(p).enum)],
@@ -115,6 +126,10 @@ export const KIND_UI: Record<FieldKind, (p: FieldSchema) => UiSchema> = {
   // A longitude with its sibling latitude, and a map area: the map widgets (docs/architecture.md 'Maps').
   'geo-point': (p) => ({ 'ui:widget': 'geo-point', 'ui:options': { lat: p['x-geo-point']!.lat } }),
   'map-area': (p) => ({ 'ui:widget': 'map-area', 'ui:options': { ...p['x-map-area']! } }),
+  // Whole fields of their own (./fields): business hours, a list of continuous periods, one period.
+  'business-hours': () => ({ 'ui:field': 'businessHours' }),
+  'period-list': () => ({ 'ui:field': 'periodList' }),
+  'date-time-range': () => ({ 'ui:field': 'dateTimeRange' }),
   text: () => ({}),
 };
 
@@ -138,7 +153,7 @@ export function fieldUiSchema(p: FieldSchema, t: (key: string) => string): UiSch
   const props = (p as { properties?: Record<string, FieldSchema> }).properties;
   if (props) for (const [name, child] of Object.entries(props)) ui[name] = fieldUiSchema(child, t);
   const items = p.items as FieldSchema | undefined;
-  if (kind === 'array' && items && typeof items === 'object' && (items as { properties?: unknown }).properties) ui.items = fieldUiSchema(items, t);
+  if (items && typeof items === 'object' && (items as { properties?: unknown }).properties) ui.items = fieldUiSchema(items, t);
   return ui;
 }
 

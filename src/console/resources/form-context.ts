@@ -6,4 +6,6 @@
 export interface FormPatchContext {
   formData?: Record<string, unknown>;
   patch: (values: Record<string, unknown>) => void;
+  /** Column spans of the antd theme's object template (./form-layout `formColumns`). */
+  colSpan?: number | Record<string, number>;
 }

@@ -18,7 +18,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useForm, useWarnAboutChange, type BaseRecord, type HttpError } from '@refinedev/core';
-import { Alert, App as AntdApp, Button, Card, Flex, Result, Typography } from 'antd';
+import { Alert, App as AntdApp, Button, Card, Flex, Result, Typography, theme } from 'antd';
 import Form from '@rjsf/antd';
 import type { IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
@@ -43,9 +43,15 @@ import { TagsWidget } from './widgets/tags-widget';
 import { TimeWidget } from './widgets/time-widget';
 import { UploadWidget } from './widgets/upload-widget';
 import { FORM_BUTTONS, formStrings } from './form-buttons';
+import { formColumns } from './form-layout';
+import { useIsMobile } from '../hooks/use-is-mobile';
+import { BusinessHoursField } from './fields/business-hours-field';
+import { DateTimeRangeField, PeriodListField } from './fields/period-fields';
 import './resource-form.css';
 
 const templates = { BaseInputTemplate: CountedInputTemplate, ButtonTemplates: FORM_BUTTONS };
+/** Whole fields by the names ./field-kinds gives (`ui:field`). */
+const fields = { businessHours: BusinessHoursField, periodList: PeriodListField, dateTimeRange: DateTimeRangeField };
 /**
  * Widgets by the names ./field-kinds gives (the rest are RJSF's antd theme's); `date` and
  * `date-time` resolve to DateWidget and DateTimeWidget.
@@ -121,7 +127,10 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
     },
     [loaded, setWarnWhen],
   );
-  const formContext = useMemo<FormPatchContext>(() => ({ formData, patch }), [formData, patch]);
+  const mobile = useIsMobile();
+  const { token } = theme.useToken();
+  const colSpan = useMemo(() => formColumns(Object.keys(schema.properties ?? {}).length, mobile), [schema, mobile]);
+  const formContext = useMemo<FormPatchContext>(() => ({ formData, patch, colSpan }), [formData, patch, colSpan]);
   // 000 4: after a create the list shows page 1 (the list URL without paging parameters).
   const backToList = useMemo(() => onDone ?? (() => navigate(cityPath(city, route.list))), [onDone, navigate, city, route.list]);
 
@@ -184,6 +193,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
         validator={validator}
         templates={templates}
         translateString={strings}
+        fields={fields}
         widgets={widgets}
         transformErrors={transformErrors}
         extraErrors={extraErrors}
@@ -197,7 +207,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
         onSubmit={submit}
         disabled={saving}
       >
-        <Flex gap={8} justify="end">
+        <Flex gap={8} justify="end" className="form-actions" style={{ background: token.colorBgContainer }}>
           <Button onClick={backToList}>{t('actions.cancel')}</Button>
           <Button type="primary" htmlType="submit" loading={saving} disabled={saving}>
             {t('actions.save')}

@@ -33,6 +33,8 @@ export interface Database extends Queryable {
   onListenRestored(handler: () => void): () => void;
   /** Closes the database (PGlite: shuts down cleanly and releases the directory lock). Idempotent. */
   close(): Promise<void>;
+  /** PGlite only: the whole cluster as a `dumpDataDir('gzip')` tarball (a template for `OpenOptions.template`). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface OpenOptions {

@@ -146,6 +146,7 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
     },
     // One process, no connection to lose.
     onListenRestored: () => () => undefined,
+    dumpDataDir: async () => (await pg.dumpDataDir('gzip')) as Blob,
     close() {
       closing ??= (async () => {
         process.off('SIGTERM', onSignal);

@@ -1,9 +1,13 @@
 /**
  * Test helpers of the server: a real database (PostgreSQL in a schema of its own when DATABASE_URL is
  * set, else in-memory PGlite started from the machine's empty-cluster template, src/server/db/pglite-template.ts) and a prepared app for `inject`.
+ * On PGlite an app of the real registry starts from a seeded template (`seededTemplate`).
  */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { ResourceDef } from '../../../src/shared/registry';
@@ -21,8 +25,44 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
-/** Opens an empty test database: PostgreSQL (DATABASE_URL, a new schema) or in-memory PGlite. */
-export async function openTestDatabase(): Promise<TestDatabase> {
+const ROOT = resolve(import.meta.dirname, '../../..');
+/** What a seeded database is made of: its files change the seed (the server's code, schemas, manifests, catalogues). */
+const SEED_SOURCES = ['schemas', 'menus', 'locales', 'src/server', 'src/shared', 'package-lock.json'];
+
+function filesOf(path: string): string[] {
+  const full = join(ROOT, path);
+  if (!existsSync(full)) return [];
+  return statSync(full).isDirectory() ? readdirSync(full).flatMap((name) => filesOf(`${path}/${name}`)) : [path];
+}
+
+/**
+ * A PGlite dump of a database prepared and seeded with the demo data as `createTestApp` makes it,
+ * made once and kept beside the empty-cluster template (PGLITE_TEMPLATE_DIR, src/server/db/pglite-template.ts)
+ * under a key of the seed's sources and the hour in Tokyo (the demo data is dated from now): loading
+ * it takes about a second where preparing and seeding take several. Written atomically; a cache only.
+ */
+async function seededTemplate(): Promise<Blob> {
+  const hash = createHash('sha256');
+  for (const file of SEED_SOURCES.flatMap(filesOf).sort()) hash.update(file).update(readFileSync(join(ROOT, file)));
+  hash.update(new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 13));
+  const file = join(process.env.PGLITE_TEMPLATE_DIR || join(tmpdir(), 'city-console'), `seeded-${hash.digest('hex').slice(0, 16)}.tgz`);
+  if (existsSync(file)) return new Blob([await readFile(file)]);
+  const db = await openPglite('memory://', { template: await pgliteTemplate(), handleSignals: false });
+  try {
+    await prepareDatabase(db, { demo: true });
+    const dump = await db.dumpDataDir!();
+    await mkdir(join(file, '..'), { recursive: true });
+    const partial = `${file}.${process.pid}.tmp`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, file);
+    return dump;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Opens an empty test database: PostgreSQL (DATABASE_URL, a new schema) or in-memory PGlite (`seeded`: from the seeded template). */
+export async function openTestDatabase(seeded = false): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -38,7 +78,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const db = await openPglite('memory://', { template: await pgliteTemplate(), handleSignals: false });
+  const db = await openPglite('memory://', { template: seeded ? await seededTemplate() : await pgliteTemplate(), handleSignals: false });
   return { db, cleanup: () => db.close() };
 }
 
@@ -62,7 +102,7 @@ export async function createTestApp(
   hook?: (app: FastifyInstance) => void,
   options: { resources?: ReadonlyMap<string, ResourceDef> } = {},
 ): Promise<TestApp> {
-  const { db, cleanup } = await openTestDatabase();
+  const { db, cleanup } = await openTestDatabase(!options.resources);
   await prepareDatabase(db, { demo: true, resources: options.resources });
   const app = await buildApp({ db, config: testConfig(env), resources: options.resources });
   hook?.(app);
