@@ -1,9 +1,10 @@
 /**
  * Demo rows from the schemas' `examples` (schemas/meta/resource.schema.json): on a new database every
  * resource with examples gets them in kobe and fukuoka (global resources once), `x-seed-count` rows
- * per city (default: one per example) made by cycling the examples; a repeated example gets a
- * distinguishing suffix ` (2)`, ` (3)`… on its first free-text field. So a developer adds demo data
- * by editing a schema, and no code.
+ * per city (default: one per example, and at least DEMO_MIN_ROWS so a list has two pages to page
+ * through) made by cycling the examples; a repeated example gets a distinguishing suffix ` (2)`,
+ * ` (3)`… on its first free-text field. The rows' creation times go back from now DEMO_SPACING_MS
+ * apart, the first example newest. So a developer adds demo data by editing a schema, and no code.
  *
  * Generic adjustments, so examples written once stay valid:
  * - `x-future` dates: an example whose future dates are no longer a week ahead has all its dates
@@ -26,9 +27,15 @@ import { recordAudit } from './audit/audit-log';
 
 /** The cities demo rows go to (000 6 names them among the first cities). */
 export const DEMO_CITIES = ['kobe', 'fukuoka'] as const;
+/** Further cities, for the resources their demo account's menu lists there: the Member of cippoweb (000 2.2 premium-pass, mall). */
+const DEMO_ACCOUNT_CITIES: Readonly<Record<string, readonly string[]>> = { scene: ['cippoweb'], genre: ['cippoweb'] };
 
 const DAY_MS = 86_400_000;
 const LEAD_MS = 7 * DAY_MS;
+/** Demo rows of a resource with examples, per city, at least: two pages of 20 (001 9). */
+export const DEMO_MIN_ROWS = 25;
+/** How far apart the demo rows' creation times are, ms. */
+const DEMO_SPACING_MS = 7 * 3_600_000;
 
 /** The first free-text string field of a resource, where a suffix can tell copies apart; null if none. */
 export function labelField(def: ResourceDef): string | null {
@@ -133,10 +140,12 @@ function describe(err: unknown): string {
   return (err as Error).message;
 }
 
-async function insertAll(tx: Queryable, def: ResourceDef, city: string, records: Array<Record<string, unknown>>): Promise<number[]> {
+async function insertAll(tx: Queryable, def: ResourceDef, city: string, records: Array<Record<string, unknown>>, now: number): Promise<number[]> {
   const rows = await tx.query<{ id: number }>(
-    `INSERT INTO ${tableName(def)} (city, data) SELECT $1, d FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i) ORDER BY i RETURNING id`,
-    [city, JSON.stringify(records)],
+    `INSERT INTO ${tableName(def)} (city, data, created_at, updated_at)
+     SELECT $1, d, t, t FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i), LATERAL (SELECT to_timestamp(($3::float8 - (i - 1) * $4::float8) / 1000)) AS c(t)
+     ORDER BY i RETURNING id`,
+    [city, JSON.stringify(records), now, DEMO_SPACING_MS],
   );
   return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
@@ -153,9 +162,9 @@ export async function seedExamples(db: Database, resources: ReadonlyMap<string, 
   // One transaction for every demo row: one commit instead of one per resource.
   await db.transaction(async (tx) => {
     for (const def of seedOrder(resources)) {
-      const cities = def.scope === 'global' ? [GLOBAL_CITY] : [...DEMO_CITIES];
+      const cities = def.scope === 'global' ? [GLOBAL_CITY] : [...DEMO_CITIES, ...(DEMO_ACCOUNT_CITIES[def.name] ?? [])];
       // A singleton takes its first valid example.
-      const count = def.singleton ? def.examples.length : (def.schema['x-seed-count'] ?? def.examples.length);
+      const count = def.singleton ? def.examples.length : (def.schema['x-seed-count'] ?? Math.max(def.examples.length, DEMO_MIN_ROWS));
       const fixed = { ...def.api.list.where, ...def.api.create?.where };
       const { serverFields } = shapeOf(def);
       const selfRefs = refFields(def).filter(([, ref]) => ref === def.name);
@@ -176,7 +185,7 @@ export async function seedExamples(db: Database, resources: ReadonlyMap<string, 
           }
         });
         if (records.length === 0) continue;
-        const ids = await insertAll(tx, def, city, records);
+        const ids = await insertAll(tx, def, city, records, now);
         counts.push({ resource: def.name, city, n: ids.length });
         byCity.set(city, ids);
         total += ids.length;

@@ -1,16 +1,14 @@
 /**
  * First-start data: the cities of 000 6, and unless NODE_ENV=production one demo user per role
  * (password `demo1234`) plus the demo rows of every schema with `examples` in kobe and fukuoka
- * (seed-examples.ts) and 90 days of statistic rows made from them (statistics/demo-data.ts). News, events and scenes whose schemas have no examples yet get the few
- * hard-coded Japanese rows below.
+ * (seed-examples.ts: at least two pages of each) and 90 days of statistic rows made from them
+ * (statistics/demo-data.ts).
  * Runs only on a database without cities, under an advisory lock (several processes may start at once).
  */
-import type { ResourceName } from '../shared/generated/types';
-import { registry, type RecordOf, type ResourceDef } from '../shared/registry';
+import { registry, type ResourceDef } from '../shared/registry';
 import type { Database } from './db/database';
 import { LOCK_SEED } from './db/migrations';
 import { hashPassword } from './auth/passwords';
-import { createRecord } from './repositories/resource-repository';
 import { seedExamples } from './seed-examples';
 import { seedDemoChat } from './chat/chat-demo';
 import { seedDemoStatistics } from './statistics/demo-data';
@@ -71,55 +69,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = DEMO_USERS.map(({ username,
   cities: role === 'Administrator' ? ['(all)'] : cities,
 }));
 
-const DAY_MS = 86_400_000;
-
-/** Demo records by resource and city, each typed by its resource's schema (a misspelt field does not compile). */
-type DemoContent = { [N in ResourceName]?: Record<string, Array<RecordOf<N>>> };
-
-function demoContent(now: number): DemoContent {
-  const at = (days: number, hours = 10) => new Date(now + days * DAY_MS + hours * 3_600_000).toISOString();
-  const img = 'https://placehold.jp/640x360.png';
-  return {
-    news: {
-      kobe: [
-        { title: 'ごみ収集日の変更について', description: '年末年始はごみ収集日が変わります。詳しくは市のホームページをご覧ください。', attr: 'news' },
-        { title: '市民マラソン参加者募集', description: '春の市民マラソンの参加者を募集しています。', attr: 'event', created_on_news: 'News' },
-        { title: '少年サッカー大会 結果のお知らせ', description: '市内の小学生チームが決勝に進みました。', attr: 'news', created_on_news: 'Sports' },
-      ],
-      fukuoka: [
-        { title: '図書館の臨時休館のお知らせ', description: '設備点検のため中央図書館を臨時休館します。', attr: 'news' },
-        { title: '中学校バスケットボール大会', description: '地区大会の日程が決まりました。', attr: 'news', created_on_news: 'Sports' },
-      ],
-    },
-    event: {
-      kobe: [
-        { title: '港の花火大会', image: img, description: '夏の夜空を彩る花火大会です。', category: '祭り', start_date: at(30, 19), end_date: at(30, 21) },
-        { title: '商店街スタンプラリー', image: img, description: '商店街を巡ってスタンプを集めよう。', category: '買い物', start_date: at(7), end_date: at(21) },
-      ],
-      fukuoka: [
-        { title: '屋台グルメフェア', image: img, description: '博多の屋台料理を楽しめるフェアです。', category: 'グルメ', start_date: at(14, 17), end_date: at(16, 22) },
-      ],
-    },
-    scene: {
-      kobe: [
-        { name: 'ランチ', label: 'lunch', category: 'グルメ' },
-        { name: 'デート', label: 'date', category: 'レジャー' },
-        { name: '会員パス', label: 'member', category: 'パス', type: 'member_pass' },
-      ],
-      fukuoka: [{ name: '家族でお出かけ', label: 'family', category: 'レジャー' }],
-    },
-  };
-}
-
 async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>): Promise<void> {
-  for (const [name, byCity] of Object.entries(demoContent(Date.now()))) {
-    const def = resources.get(name);
-    // A schema with examples seeds itself (seed-examples.ts).
-    if (!def || def.examples.length > 0) continue;
-    for (const [city, records] of Object.entries(byCity)) {
-      for (const record of records) await createRecord(db, def, city, record, { userId: null }, { trusted: true });
-    }
-  }
+  // Every resource's demo rows come from its schema's examples (seed-examples.ts).
   const { problems } = await seedExamples(db, resources);
   for (const p of problems) console.warn(`seed: skipped an example that breaks a rule: ${p}`);
   // 90 days of purchases, uses and clicks for the statistics and the dashboard, made from those rows.

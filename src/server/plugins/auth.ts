@@ -50,6 +50,8 @@ interface Cached {
 }
 
 const CACHE_MAX_ENTRIES = 10_000;
+/** Calls that write a user (001 7.1, 7.2: users, account, confirm, reset, my-number). */
+const USER_WRITE = /\/api\/users\/|\/reset_password_operator\//;
 
 /** Installs the token service and the `onRequest` hook that fills `request.profile`. */
 export async function registerAuth(app: FastifyInstance, deps: { db: Database; config: Config }): Promise<void> {
@@ -86,6 +88,13 @@ export async function registerAuth(app: FastifyInstance, deps: { db: Database; c
     }
     return entry;
   }
+
+  // A write to a user (an account's own e-mail, a role, a city, a school) changes what the cached
+  // profiles say: they are forgotten before the answer leaves, so the client's next call reads the
+  // user again (a verification mail asked for right after a new address must see it unverified).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && USER_WRITE.test(request.url)) cache.clear();
+  });
 
   app.addHook('onRequest', async (request) => {
     if (!isApiPath(request.url) && !request.routeOptions.config?.api) return;

@@ -51,6 +51,19 @@ describe('password reset by mail', () => {
 });
 
 describe('e-mail verification by mail', () => {
+  it('a new address asked to be verified at once gets its mail: the changed profile is read again', async () => {
+    const session = await login(t.app, 'police');
+    const before = smtp.messages.length;
+    const put = await t.app.inject({ method: 'PUT', url: '/kobe/api/users/account', headers: bearer(session), payload: { email: 'police-new@example.jp' } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().email_verified).toBe(false);
+    const ask = await t.app.inject({ method: 'POST', url: '/kobe/api/users/email_verification', headers: bearer(session) });
+    expect(ask.statusCode, ask.body).toBe(200);
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    expect(mail.to && 'text' in mail.to ? mail.to.text : '').toContain('police-new@example.jp');
+    expect(linkIn(mail.text ?? '')).toContain('/verify-email?');
+  });
+
   it('a verification mail flips the state, in Japanese by default', async () => {
     const username = `reg${Date.now() % 100000}`;
     const before = smtp.messages.length;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegistry, type ResourceDef } from '../../../src/shared/registry';
 import { prepareDatabase } from '../../../src/server/db/prepare';
-import { checkExamples, cycleExamples, labelField, shiftDates } from '../../../src/server/seed-examples';
+import { checkExamples, cycleExamples, DEMO_MIN_ROWS, labelField, shiftDates } from '../../../src/server/seed-examples';
 import { openTestDatabase, type TestDatabase } from './helpers';
 import { TEST_SCHEMAS } from './fixtures/test-resources';
 
@@ -14,6 +14,8 @@ function registry(): Map<string, ResourceDef> {
   find('t_ad')['x-seed-count'] = 3;
   find('t_coupon').examples = [{ title: '初回10%オフ', ad: 2 }, { title: '無効な例', ad: 1, used: 'many' }];
   find('t_mall').examples = [{ name: '三宮モール' }];
+  find('t_coupon')['x-seed-count'] = 2;
+  find('t_mall')['x-seed-count'] = 1;
   find('t_setting').examples = [{ max_coupons: 999 }, { max_coupons: 10, tags: 'x' }];
   return buildRegistry(schemas);
 }
@@ -44,9 +46,14 @@ describe('seeding examples on a new database', () => {
     expect(n).toBe(5);
   });
 
-  it('stores global resources once, under *', async () => {
-    expect((await rows('r_t_pref', '*')).map((r) => r.data.name)).toEqual(['兵庫県', '福岡県']);
+  it('stores global resources once, under *; without x-seed-count at least two pages, created one after another back from now', async () => {
+    const prefs = await rows('r_t_pref', '*');
+    expect(prefs.map((r) => r.data.name).slice(0, 3)).toEqual(['兵庫県', '福岡県', '兵庫県 (2)']);
+    expect(prefs).toHaveLength(DEMO_MIN_ROWS);
     expect(await rows('r_t_pref', 'kobe')).toEqual([]);
+    const times = await t.db.query<{ at: Date }>("SELECT created_at AS at FROM r_t_pref ORDER BY id");
+    expect(times.every((r, i) => i === 0 || r.at < times[i - 1].at)).toBe(true);
+    expect(Date.now() - times[0].at.getTime()).toBeLessThan(3_600_000);
   });
 
   it('turns x-ref positions into the ids of the same city (also to rows of the same resource)', async () => {

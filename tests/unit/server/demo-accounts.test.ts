@@ -1,0 +1,54 @@
+// Demo data worth looking at (demo seed, src/server/seed.ts): every demo account gets rows from every
+// list of its menu in its city, and the managers' lists of kobe and fukuoka hold at least two pages.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { menuFor, type MenuEntry } from '../../../src/shared/manifest';
+import { fillPath, getResource, registry } from '../../../src/shared/registry';
+import type { Role } from '../../../src/shared/roles';
+import { bearer, createTestApp, login, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The generated lists of a menu: entries of a resource with a list call (no singleton, no path parameter but the city). */
+function lists(entries: readonly MenuEntry[]): MenuEntry[] {
+  return entries.flatMap((e) => {
+    const def = e.resource && registry.has(e.resource) ? getResource(e.resource) : null;
+    const own = def && !def.singleton && /^\/\{city\}\/[^{}]*$/.test(def.api.list.path) ? [e] : [];
+    return [...own, ...lists(e.children ?? [])];
+  });
+}
+
+/** `resource n` of each list of the menu of `role` in `city` holding fewer than `least` rows for `username`. */
+async function thinLists(username: string, role: Role, city: string, least: number): Promise<string[]> {
+  const session = await login(t.app, username);
+  const out: string[] = [];
+  for (const e of lists(menuFor(role, city))) {
+    const def = getResource(e.resource!);
+    const res = await t.app.inject({ method: 'GET', url: `${fillPath(def.api.list.path, { city })}?limit=1&offset=0`, headers: bearer(session) });
+    const n = res.statusCode === 200 ? Number(res.json().total_length ?? 0) : -res.statusCode;
+    if (n < least) out.push(`${e.key}(${def.name}) ${n}`);
+  }
+  return out;
+}
+
+describe('the demo accounts', () => {
+  it.each([
+    ['advertiser', 'Advertiser', 'kobe'],
+    ['president', 'President', 'kobe'],
+    ['teacher', 'Teacher', 'kobe'],
+    ['captain', 'Captain', 'kobe'],
+    ['police', 'Police', 'kobe'],
+    ['member', 'Member', 'cippoweb'],
+  ] as const)('%s (%s) gets rows from every list of its menu in %s', async (username, role, city) => {
+    expect(await thinLists(username, role, city, 1)).toEqual([]);
+  });
+
+  it.each(['kobe', 'fukuoka'])('the Operator pages through every list of %s: at least 25 rows each', async (city) => {
+    expect(await thinLists('operator', 'Operator', city, 25)).toEqual([]);
+  });
+});
