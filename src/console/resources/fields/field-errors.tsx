@@ -12,7 +12,8 @@ export function nestedErrors(errorSchema: ErrorSchema | undefined): string[] {
     if (!e || typeof e !== 'object') return;
     for (const [k, v] of Object.entries(e as Record<string, unknown>)) {
       if (k === '__errors') {
-        if (!top) for (const m of v as string[]) out.add(m);
+        // RJSF leaves the key with no list in places (a part with no message).
+        if (!top && Array.isArray(v)) for (const m of v as string[]) out.add(m);
       } else walk(v, false);
     }
   };
