@@ -16,6 +16,8 @@ function registry(): Map<string, ResourceDef> {
   find('t_mall').examples = [{ name: '三宮モール' }];
   find('t_coupon')['x-seed-count'] = 2;
   find('t_mall')['x-seed-count'] = 1;
+  // Without a count of its own a resource gets at least DEMO_MIN_ROWS rows.
+  delete find('t_pref')['x-seed-count'];
   find('t_setting').examples = [{ max_coupons: 999 }, { max_coupons: 10, tags: 'x' }];
   return buildRegistry(schemas);
 }
