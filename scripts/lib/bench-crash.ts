@@ -7,11 +7,8 @@
  * one). After each restart every write that was answered 2xx must be there. Prints the writes
  * acknowledged, the ones lost (budget 0) and the restart times (spawn to the first answer).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { limitRow, ms, type BudgetRow } from './budget';
-import { dropSchema, startLocalPostgres } from './local-postgres';
+import { onBothDatabases } from './local-postgres';
 import { bearerOf, startServer } from './server-process';
 
 const ROUNDS = 20;
@@ -83,27 +80,5 @@ function rowsOf(f: CrashFigures): BudgetRow[] {
 
 /** Runs the crash bench in `root` (see the top of this file); prints its details and resolves to its budget rows. */
 export async function runCrashBench(root: string): Promise<BudgetRow[]> {
-  const out: BudgetRow[] = [];
-  const dataDir = await mkdtemp(join(tmpdir(), 'city-console-bench-crash-'));
-  try {
-    out.push(...rowsOf(await crashRounds(root, 'PGlite', { DATA_DIR: dataDir })));
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-  const local = process.env.DATABASE_URL ? null : await startLocalPostgres().catch(() => null);
-  const url = process.env.DATABASE_URL ?? local?.url;
-  if (!url) {
-    console.log('PostgreSQL: none (set DATABASE_URL or install postgresql)');
-    return out;
-  }
-  const schema = `bench_crash_${process.pid}`;
-  const filesDir = await mkdtemp(join(tmpdir(), 'city-console-bench-crash-files-'));
-  try {
-    out.push(...rowsOf(await crashRounds(root, 'PostgreSQL', { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: filesDir })));
-  } finally {
-    await dropSchema(url, schema);
-    await local?.stop();
-    await rm(filesDir, { recursive: true, force: true });
-  }
-  return out;
+  return onBothDatabases('bench_crash', async (label, env) => rowsOf(await crashRounds(root, label, env)));
 }

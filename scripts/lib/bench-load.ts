@@ -9,12 +9,9 @@
  * p50 and p99 (budget p99 ≤ 200 ms), requests per second, and the server's RSS at the end (budget
  * ≤ 450 MB).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { limitRow, ms, type BudgetRow } from './budget';
 import { formatRow, measureApart, type MixRequest } from './load';
-import { dropSchema, startLocalPostgres } from './local-postgres';
+import { onBothDatabases } from './local-postgres';
 import { bearerOf, memoryOf, startServer, stopServer } from './server-process';
 
 export const LOAD_BUDGETS = { errors: 0, p99Ms: 200, rssMb: 450 };
@@ -101,27 +98,5 @@ async function loadOn(root: string, label: string, env: Record<string, string>):
 
 /** Runs the load bench in `root` (see the top of this file): PGlite, then PostgreSQL; resolves to its budget rows. */
 export async function runLoadBench(root: string): Promise<BudgetRow[]> {
-  const out: BudgetRow[] = [];
-  const dataDir = await mkdtemp(join(tmpdir(), 'city-console-bench-load-'));
-  try {
-    out.push(...(await loadOn(root, 'PGlite', { DATA_DIR: dataDir })));
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-  const local = process.env.DATABASE_URL ? null : await startLocalPostgres().catch(() => null);
-  const url = process.env.DATABASE_URL ?? local?.url;
-  if (!url) {
-    console.log('PostgreSQL: none (set DATABASE_URL or install postgresql)');
-    return out;
-  }
-  const schema = `bench_load_${process.pid}`;
-  const filesDir = await mkdtemp(join(tmpdir(), 'city-console-bench-load-files-'));
-  try {
-    out.push(...(await loadOn(root, 'PostgreSQL', { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: filesDir })));
-  } finally {
-    await dropSchema(url, schema);
-    await local?.stop();
-    await rm(filesDir, { recursive: true, force: true });
-  }
-  return out;
+  return onBothDatabases('bench_load', (label, env) => loadOn(root, label, env));
 }

@@ -61,3 +61,36 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
     .finally(() => client.end())
     .catch(() => undefined);
 }
+
+/**
+ * Runs `run` with the settings of a server on a fresh PGlite directory (label `PGlite`), then on
+ * PostgreSQL (label `PostgreSQL`): DATABASE_URL, else a throwaway local cluster when postgresql is
+ * installed, in a schema of its own (`<name>_<pid>`) with its own files folder. Everything made is
+ * removed afterwards. Resolves to the rows of both runs in order; PostgreSQL is skipped (and said so)
+ * when there is none.
+ */
+export async function onBothDatabases<R>(name: string, run: (label: 'PGlite' | 'PostgreSQL', env: Record<string, string>) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  const dataDir = await mkdtemp(join(tmpdir(), `city-console-${name}-`));
+  try {
+    out.push(...(await run('PGlite', { DATA_DIR: dataDir })));
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  const local = process.env.DATABASE_URL ? null : await startLocalPostgres().catch(() => null);
+  const url = process.env.DATABASE_URL ?? local?.url;
+  if (!url) {
+    console.log('PostgreSQL: none (set DATABASE_URL or install postgresql)');
+    return out;
+  }
+  const schema = `${name.replace(/\W/g, '_')}_${process.pid}`;
+  const filesDir = await mkdtemp(join(tmpdir(), `city-console-${name}-files-`));
+  try {
+    out.push(...(await run('PostgreSQL', { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: filesDir })));
+  } finally {
+    await dropSchema(url, schema);
+    await local?.stop();
+    await rm(filesDir, { recursive: true, force: true });
+  }
+  return out;
+}
