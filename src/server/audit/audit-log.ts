@@ -6,12 +6,12 @@
  * city an entry concerns. Administrators read them through the generated list and show pages.
  */
 import type { Database, Queryable } from '../db/database';
+import { GLOBAL_CITY } from '../db/resource-tables';
 
 /** The table of the `audit_log` resource (src/server/db/resource-tables.ts `tableName`). */
 export const AUDIT_TABLE = 'r_audit_log';
-/** Its name in `resource_counts` and the city key of its rows (a global resource). */
+/** Its name in `resource_counts`; its rows are global (`GLOBAL_CITY`). */
 const RESOURCE = 'audit_log';
-const GLOBAL_CITY = '*';
 
 /** What an entry is about (the schema's `category`). */
 export type AuditCategory = 'record' | 'user' | 'security';
