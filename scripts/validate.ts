@@ -159,6 +159,7 @@ const FILE_LIKE = /image|photo|avatar|thumbnail|file/i;
 for (const s of schemas) {
   const file = `schemas/${s.$id}.schema.json`;
   needKey(file, s['x-resource'].label);
+  for (const section of s['x-resource'].form?.sections ?? []) needKey(file, section.title);
   for (const [name, p] of Object.entries(s.properties)) {
     const text = p.type === 'string' || (Array.isArray(p.type) && p.type.includes('string')) || p.type === 'array';
     if (FILE_LIKE.test(name) && text && !p['x-upload'] && !p['x-no-upload']) problems.push(`${file}: ${name} looks like an image or a file: declare its x-upload, or x-no-upload with the reason`);

@@ -9,6 +9,7 @@ import { registry, type ResourceDef } from '../shared/registry';
 import type { Database } from './db/database';
 import { LOCK_SEED } from './db/migrations';
 import { hashPassword } from './auth/passwords';
+import { recordDemoFiles } from './files/demo-files';
 import { seedExamples } from './seed-examples';
 import { seedDemoChat } from './chat/chat-demo';
 import { seedDemoStatistics } from './statistics/demo-data';
@@ -70,6 +71,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = DEMO_USERS.map(({ username,
 }));
 
 async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>): Promise<void> {
+  // The sample pictures and PDF the examples name (`/files/<name>`), as uploads of kobe (files/demo-files.ts).
+  await recordDemoFiles(db, 'kobe');
   // Every resource's demo rows come from its schema's examples (seed-examples.ts).
   const { problems } = await seedExamples(db, resources);
   for (const p of problems) console.warn(`seed: skipped an example that breaks a rule: ${p}`);

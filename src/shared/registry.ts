@@ -86,6 +86,12 @@ export interface OwnerRule {
   roles: Array<Role | '*'>;
 }
 
+/** A titled group of a generated form's fields (`title`: an i18n key `forms.sections.*`). */
+export interface FormSection {
+  title: string;
+  fields: string[];
+}
+
 export type ListFilter =
   | { param: string; kind: 'equals'; field: string }
   | { param: string; kind: 'period'; start: string; end: string; values: Array<'not_yet' | 'showing' | 'ended'> };
@@ -102,7 +108,7 @@ export interface FieldSchema {
   readOnly?: boolean;
   default?: unknown;
   'x-messages'?: Record<string, string>;
-  'x-widget'?: 'textarea' | 'image-url' | 'color' | 'date' | 'time' | 'password' | 'richtext' | 'business-hours';
+  'x-widget'?: 'textarea' | 'image-url' | 'color' | 'date' | 'time' | 'password' | 'richtext' | 'business-hours' | 'video-links';
   'x-enum-labels'?: string[];
   'x-future'?: boolean;
   'x-after'?: string;
@@ -156,6 +162,8 @@ export interface ResourceSchema {
     clone?: true | { reset: string[] };
     actions?: ActionDef[];
     api: Partial<Record<ApiOperation, ApiCall>> & { list: ApiCall };
+    /** The generated forms' sections (schemas/meta/resource.schema.json `form`). */
+    form?: { sections?: FormSection[] };
     list?: {
       columns?: string[];
       search?: string[];
@@ -211,6 +219,8 @@ export interface ResourceDef<N extends string = string> {
   actions: ActionDef[];
   /** Demo records (schema `examples`). */
   examples: Array<Record<string, unknown>>;
+  /** The layout of its generated forms: titled sections of fields, in order (`x-resource.form`; none: one group). */
+  form: { sections: FormSection[] };
 }
 
 /**
@@ -250,6 +260,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       clone: x.clone ? { reset: x.clone === true ? [] : x.clone.reset } : null,
       actions: x.actions ?? [],
       examples: schema.examples ?? [],
+      form: { sections: x.form?.sections ?? [] },
     };
     const named = [
       def.idField,
@@ -260,6 +271,10 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       ...def.list.filters.flatMap((f) => (f.kind === 'equals' ? [f.field] : [f.start, f.end])),
     ];
     named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []));
+    const sectioned = def.form.sections.flatMap((s) => s.fields);
+    named.push(...sectioned);
+    const twice = sectioned.find((f, i) => sectioned.indexOf(f) !== i);
+    if (twice) throw new Error(`schemas/${schema.$id}.schema.json: x-resource.form puts field '${twice}' in two sections`);
     for (const a of def.actions) {
       // A statistic's groupBy is a field of its declaration's resource (checked by scripts/validate.ts).
       if (a.preview) named.push(...(Object.values(a.preview).flat() as string[]));

@@ -175,7 +175,9 @@ export function toFieldErrors(schema: ResourceSchema, errors: readonly ErrorObje
     if (e.keyword === 'additionalProperties') field = String((e.params as { additionalProperty: string }).additionalProperty);
     const prop = schema.properties[field];
     const blank = typeof e.data === 'string' && e.data.trim() === '' && (e.keyword === 'minLength' || e.keyword === 'pattern');
-    const key = blank && prop?.['x-messages']?.required ? prop['x-messages'].required : messageKey(schema, field, e.keyword);
+    // A property inside an object or an array's items may name its own message (ajv's `verbose` gives its schema).
+    const own = (e.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword];
+    const key = blank && prop?.['x-messages']?.required ? prop['x-messages'].required : (own ?? messageKey(schema, field, e.keyword));
     const params: Record<string, unknown> = {
       ...e.params,
       field,

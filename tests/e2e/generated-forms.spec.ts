@@ -2,7 +2,8 @@
  * Generated forms an operator is at home in (000 3 opening hours, validInterval; 5 files, business
  * hours, continuous periods; 001 9 formats): an event's image uploaded with its preview (a 16 MB image
  * refused with the spec's message); a time sale with two continuous periods set through the range
- * widget; an advertisement's business hours set with the day chips, then published. Screenshots of
+ * widget; an advertisement's form in its declared sections, its business hours set with the day chips
+ * and a YouTube video with its thumbnail (YouTube answered by the test), then published. Screenshots of
  * the coupon, time-sale and advertisement forms at 1440 px and 390 px (test-results/screenshots).
  */
 import { expect, test, type Page } from './fixtures';
@@ -93,7 +94,13 @@ test('a time sale gets its sale period and two continuous periods through the ra
   ]);
 });
 
-test("an advertisement's business hours are set with the day chips, then it is published", async ({ page }) => {
+test("an advertisement's form in its sections: business hours set with the day chips, a YouTube video with its thumbnail, then published", async ({ page }) => {
+  // YouTube's thumbnail answered here: nothing leaves 127.0.0.1.
+  const thumbnails: string[] = [];
+  await page.route('https://img.youtube.com/**', (route) => {
+    thumbnails.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: 'image/png', body: PNG_1X1 });
+  });
   await signInQuickly(page, 'operator', CITY);
   const def = getResource('advertisement');
   const body = { ...(await recordBody(page.request, CITY, def, 41)), name: `営業時間テスト${Date.now()}`, status: 'private', business_hours: [] };
@@ -103,6 +110,8 @@ test("an advertisement's business hours are set with the day chips, then it is p
 
   await page.goto(`/${CITY}/advertisments/edit/${id}`);
   await expect(page.locator('#root_name')).toHaveValue(String(body.name));
+  await expect(page.getByRole('heading', { level: 4 })).toHaveText(['基本情報', '紹介', '所在地・連絡先', '営業時間', 'その他']);
+  await expect(page.getByRole('region', { name: '営業時間' }).getByTestId('business-hours')).toBeVisible();
   const hours = page.getByTestId('business-hours');
   await hours.getByRole('button', { name: '曜日と時間を追加' }).click();
   const group = hours.getByTestId('business-hours-group').first();
@@ -110,6 +119,16 @@ test("an advertisement's business hours are set with the day chips, then it is p
   await expect(group.getByRole('button', { name: '月', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(group.getByRole('button', { name: '日', exact: true })).toHaveAttribute('aria-pressed', 'false');
   await typePeriod(group.locator('.ant-picker'), '09:00', '18:00');
+  // a video: a URL that is not YouTube is refused under its row, a YouTube one shows its thumbnail
+  const videos = page.getByRole('region', { name: '紹介' }).getByTestId('video-links');
+  await videos.getByRole('button', { name: '動画を追加' }).click();
+  const url = videos.getByRole('textbox', { name: 'YouTube の URL 1' });
+  await url.fill('https://example.com/movie.mp4');
+  await expect(videos.getByRole('alert')).toHaveText('YouTube の動画 URL を入力してください。');
+  await url.fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+  await expect(videos.getByRole('img', { name: 'サムネイル' })).toHaveAttribute('src', 'https://img.youtube.com/vi/dQw4w9WgXcQ/hqdefault.jpg');
+  await expect(videos.getByRole('alert')).toHaveCount(0);
+  expect(thumbnails).toEqual(['https://img.youtube.com/vi/dQw4w9WgXcQ/hqdefault.jpg']);
   // publish (公開) from the status select
   await page.locator('.ant-select', { has: page.locator('#root_status') }).click();
   await clickInPopup(page.locator('.ant-select-item-option').filter({ hasText: /^公開$/ }).first());
@@ -118,7 +137,11 @@ test("an advertisement's business hours are set with the day chips, then it is p
   await page.getByRole('button', { name: '保存' }).click();
   expect((await saved).status()).toBe(200);
   const row = (await (await page.request.get(fillPath(def.api.show!.path, { city: CITY, id }))).json()) as Record<string, unknown>;
-  expect(row).toMatchObject({ status: 'public', business_hours: [{ weekdays: ['2', '3', '4', '5', '6'], time: [{ start: '09:00', end: '18:00' }] }] });
+  expect(row).toMatchObject({
+    status: 'public',
+    business_hours: [{ weekdays: ['2', '3', '4', '5', '6'], time: [{ start: '09:00', end: '18:00' }] }],
+    video: { link: [{ content: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }], thumbnail: [{ url: 'https://img.youtube.com/vi/dQw4w9WgXcQ/hqdefault.jpg' }] },
+  });
 });
 
 test('the coupon, time-sale and advertisement forms at 1440 px and 390 px', async ({ page }) => {
@@ -138,7 +161,9 @@ test('the coupon, time-sale and advertisement forms at 1440 px and 390 px', asyn
       const { ratio, fields } = await form.evaluate((f) => {
         // the grid's column (not the form item's own label and control columns)
         const field = f.querySelector('#root_title, #root_name')!.closest('.ant-col:not(.ant-form-item-control):not(.ant-form-item-label)') as HTMLElement;
-        return { ratio: field.getBoundingClientRect().width / f.getBoundingClientRect().width, fields: field.parentElement!.children.length };
+        // the form's fields: the grid columns of the root, or of each of its sections
+        const grids = [...f.querySelectorAll('fieldset#root, fieldset[id^="root__section"]')].map((s) => s.querySelector(':scope > .ant-row')!);
+        return { ratio: field.getBoundingClientRect().width / f.getBoundingClientRect().width, fields: grids.reduce((n, g) => n + g.querySelectorAll(':scope > .ant-col').length, 0) };
       });
       const half = width > 1000 && fields > 8;
       expect(ratio, `${name} at ${width} px (${fields} fields)`).toBeGreaterThan(half ? 0.4 : 0.95);

@@ -31,6 +31,7 @@ export type FieldKind =
   | 'geo-point'
   | 'map-area'
   | 'business-hours'
+  | 'video-links'
   | 'period-list'
   | 'date-time-range'
   | 'text';
@@ -72,6 +73,7 @@ const widget = (name: NonNullable<FieldSchema['x-widget']>) => (p: FieldSchema) 
 export const KIND_RULES: ReadonlyArray<readonly [FieldKind, (p: FieldSchema) => boolean]> = [
   ['upload', (p) => !!p['x-upload']],
   ['business-hours', widget('business-hours')],
+  ['video-links', widget('video-links')],
   ['period-list', (p) => isArray(p) && !!p['x-continuous']],
   ['date-time-range', isDateTimeRange],
   ['ref-array', (p) => !!p['x-ref'] && isArray(p)],
@@ -126,8 +128,9 @@ export const KIND_UI: Record<FieldKind, (p: FieldSchema) => UiSchema> = {
   // A longitude with its sibling latitude, and a map area: the map widgets (docs/architecture.md 'Maps').
   'geo-point': (p) => ({ 'ui:widget': 'geo-point', 'ui:options': { lat: p['x-geo-point']!.lat } }),
   'map-area': (p) => ({ 'ui:widget': 'map-area', 'ui:options': { ...p['x-map-area']! } }),
-  // Whole fields of their own (./fields): business hours, a list of continuous periods, one period.
+  // Whole fields of their own (./fields): business hours, video links, a list of continuous periods, one period.
   'business-hours': () => ({ 'ui:field': 'businessHours' }),
+  'video-links': () => ({ 'ui:field': 'videoLinks' }),
   'period-list': () => ({ 'ui:field': 'periodList' }),
   'date-time-range': () => ({ 'ui:field': 'dateTimeRange' }),
   text: () => ({}),

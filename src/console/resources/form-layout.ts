@@ -1,7 +1,7 @@
 /**
  * The layout of a generated form (000 2.3: mobile below 1024 px): a form of more than
  * TWO_COLUMNS_FROM fields takes two columns on a wide screen, short inputs side by side and wide
- * ones (texts, uploads, lists, maps, business hours, periods) across; one column below 1024 px.
+ * ones (texts, uploads, lists, maps, business hours, videos, periods) across; one column below 1024 px.
  * It is the antd RJSF theme's own `colSpan` of its object template (by widget, by field, by type).
  */
 
@@ -9,7 +9,7 @@
 export const TWO_COLUMNS_FROM = 8;
 
 /** What takes the whole width in two columns: widgets, custom fields and types. */
-const ACROSS = ['textarea', 'upload', 'map-area', 'geo-point', 'tags', 'businessHours', 'periodList', 'array', 'object'];
+const ACROSS = ['textarea', 'upload', 'map-area', 'geo-point', 'tags', 'businessHours', 'videoLinks', 'periodList', 'array', 'object'];
 /** What takes half of it. */
 const HALF = ['text', 'select', 'updown', 'switch', 'clock', 'ref', 'date', 'date-time', 'color', 'password', 'dateTimeRange', 'string', 'number', 'integer', 'boolean', 'null'];
 

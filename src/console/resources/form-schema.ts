@@ -4,7 +4,8 @@
  * translated `x-enum-labels`, `x-widget` picks a widget from a map, read-only fields are left out of
  * the create form and shown read-only when editing; each field's widget comes from its kind
  * (./field-kinds: switch, number input, multi-select, tags, date/time pickers, reference select,
- * upload). Fields a call fixes (`where`) are not in the form: the server stores them.
+ * upload). Fields a call fixes (`where`) are not in the form: the server stores them. A schema's
+ * `x-resource.form.sections` group the fields under titles (`ui:options.sections` of the root).
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ResourceDef } from '@/shared/registry';
@@ -38,6 +39,26 @@ function namedFields(rule: Record<string, unknown>): string[] {
   return out;
 }
 
+/** A titled group of the form's fields, as ./form-sections-template shows it (title translated). */
+export interface ShownSection {
+  title: string;
+  fields: string[];
+}
+
+/**
+ * The sections of a form showing `fields` (`x-resource.form.sections`, translated titles), each
+ * with the fields of the form it names; empty ones left out; the fields no section names in a last
+ * one, その他. None when the schema declares none.
+ */
+export function formSections(def: ResourceDef, fields: string[], t: (key: string) => string): ShownSection[] {
+  if (def.form.sections.length === 0) return [];
+  const named = new Set(def.form.sections.flatMap((s) => s.fields));
+  const rest = fields.filter((f) => !named.has(f));
+  return [...def.form.sections, { title: 'forms.sections.other', fields: rest }]
+    .map((s) => ({ title: t(s.title), fields: s.fields.filter((f) => fields.includes(f)) }))
+    .filter((s) => s.fields.length > 0);
+}
+
 /**
  * Schema and uiSchema of the form. The schema keeps the validation keywords (including `x-future`,
  * `x-after` and `x-messages`) and drops `$id`/`$schema`/`x-resource`, so ajv never caches it by id.
@@ -51,6 +72,8 @@ export function buildFormSchema(def: ResourceDef, mode: FormMode, t: (key: strin
     properties[name] = fieldFormSchema(prop, t);
     uiSchema[name] = fieldUiSchema(prop, t);
   }
+  const sections = formSections(def, fields, t);
+  if (sections.length > 0) uiSchema['ui:options'] = { sections };
   const schema: RJSFSchema = {
     type: 'object',
     required: (def.schema.required ?? []).filter((f) => fields.includes(f)),

@@ -11,6 +11,21 @@ import { toFieldErrors } from '@/shared/validation';
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
+/**
+ * The schema object holding the keyword at `schemaPath` (`#/properties/video/properties/link/items/…/pattern`),
+ * read in the resource schema, whose properties the form's schema mirrors; undefined when the path
+ * leaves it.
+ */
+function keywordParent(schema: ResourceSchema, schemaPath: string | undefined): Record<string, unknown> | undefined {
+  const parts = (schemaPath ?? '').replace(/^#\/?/, '').split('/').slice(0, -1);
+  let at: unknown = schema;
+  for (const part of parts) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return typeof at === 'object' && at !== null ? (at as Record<string, unknown>) : undefined;
+}
+
 /** The localized text of one RJSF error (its message when the mapping has nothing). */
 export function localizeError(schema: ResourceSchema, error: RJSFValidationError, t: Translate): string {
   const field = (error.property ?? '').replace(/^\./, '').split('.')[0] ?? '';
@@ -19,6 +34,8 @@ export function localizeError(schema: ResourceSchema, error: RJSFValidationError
     keyword: error.name ?? '',
     params: error.params ?? {},
     schemaPath: error.schemaPath ?? '',
+    // The schema of the failing keyword: a nested property may name its own message (its `x-messages`).
+    parentSchema: keywordParent(schema, error.schemaPath),
   } as ErrorObject;
   const first = Object.values(toFieldErrors(schema, [ajvError]))[0]?.[0];
   return first ? t(first.key, first.params) : (error.message ?? '');

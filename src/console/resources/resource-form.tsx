@@ -44,14 +44,16 @@ import { TimeWidget } from './widgets/time-widget';
 import { UploadWidget } from './widgets/upload-widget';
 import { FORM_BUTTONS, formStrings } from './form-buttons';
 import { formColumns } from './form-layout';
+import { FormSectionsTemplate } from './form-sections-template';
 import { useIsMobile } from '../hooks/use-is-mobile';
 import { BusinessHoursField } from './fields/business-hours-field';
 import { DateTimeRangeField, PeriodListField } from './fields/period-fields';
+import { VideoLinksField } from './fields/video-links-field';
 import './resource-form.css';
 
-const templates = { BaseInputTemplate: CountedInputTemplate, ButtonTemplates: FORM_BUTTONS };
+const templates = { BaseInputTemplate: CountedInputTemplate, ButtonTemplates: FORM_BUTTONS, ObjectFieldTemplate: FormSectionsTemplate };
 /** Whole fields by the names ./field-kinds gives (`ui:field`). */
-const fields = { businessHours: BusinessHoursField, periodList: PeriodListField, dateTimeRange: DateTimeRangeField };
+const fields = { businessHours: BusinessHoursField, videoLinks: VideoLinksField, periodList: PeriodListField, dateTimeRange: DateTimeRangeField };
 /**
  * Widgets by the names ./field-kinds gives (the rest are RJSF's antd theme's); `date` and
  * `date-time` resolve to DateWidget and DateTimeWidget.

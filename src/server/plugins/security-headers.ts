@@ -9,8 +9,9 @@
  *     precompressed, cached index.html cannot carry; a style cannot run script.
  *   - `script-src 'unsafe-eval'`: the forms' validation (RJSF's ajv validator) compiles each schema
  *     to a function with `new Function`. No inline or foreign script is allowed.
- * - `img-src` also allows the origin of the maps' tile layer (MAP_TILE_URL; a `{s}` subdomain as
- *   `*.`), and nothing more when there is none (docs/architecture.md 'Maps').
+ * - `img-src` also allows YouTube's thumbnails (img.youtube.com: a shop's video links) and the origin
+ *   of the maps' tile layer (MAP_TILE_URL; a `{s}` subdomain as `*.`; none when there is none,
+ *   docs/architecture.md 'Maps').
  * - X-Content-Type-Options nosniff, Referrer-Policy no-referrer, Cross-Origin-Opener-Policy and
  *   -Resource-Policy same-origin, and helmet's other defaults.
  * - Strict-Transport-Security only on requests that came over HTTPS as a trusted proxy says
@@ -22,12 +23,15 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
+/** The origin of YouTube's video thumbnails, which a shop's video links show (GET /{city}/api/users/youtube_thumbnail, 001 7.2). */
+export const YOUTUBE_THUMBNAILS = 'https://img.youtube.com';
+
 /** The Content-Security-Policy directives of every document and answer. */
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'", "'unsafe-eval'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
+  imgSrc: ["'self'", 'data:', 'blob:', YOUTUBE_THUMBNAILS],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
   objectSrc: ["'none'"],

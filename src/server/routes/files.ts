@@ -21,6 +21,7 @@ import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, PDF_MAX_BYTES } from '../../shared/u
 import { authorize } from '../auth/authorize';
 import type { Config } from '../config';
 import { CONTENT_TYPES, EXTENSIONS, FILE_NAME, fileUrl } from '../files/file-names';
+import { installDemoFiles } from '../files/demo-files';
 import { openFileStore, type FileStore } from '../files/file-store';
 import { sniff } from '../files/sniff';
 import { HttpError } from '../http-error';
@@ -69,6 +70,8 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { config: C
   const store = await openFileStore(deps.config.dataDir);
   app.decorate('files', store);
   app.addHook('onClose', () => store.close());
+  // The demo rows' pictures (files/demo-files.ts): their `files` rows come with the demo seed.
+  if (!deps.config.production) await installDemoFiles(store);
   const withUploads = [...deps.resources.values()].filter((d) => Object.values(d.schema.properties).some((p) => p['x-upload'])).map((d) => d.name);
   const subjects = withUploads.length > 0 ? withUploads : ['files'];
 

@@ -54,6 +54,131 @@ export type Advertisement = {
       }[]
     ];
   }[];
+  /**
+   * The shop's YouTube videos (000 3 video input): the links, and the thumbnail of each in the same order, from GET /{city}/api/users/youtube_thumbnail (001 7.2).
+   */
+  video?: {
+    /**
+     * @maxItems 5
+     */
+    link?:
+      | []
+      | [
+          {
+            content: string;
+          }
+        ]
+      | [
+          {
+            content: string;
+          },
+          {
+            content: string;
+          }
+        ]
+      | [
+          {
+            content: string;
+          },
+          {
+            content: string;
+          },
+          {
+            content: string;
+          }
+        ]
+      | [
+          {
+            content: string;
+          },
+          {
+            content: string;
+          },
+          {
+            content: string;
+          },
+          {
+            content: string;
+          }
+        ]
+      | [
+          {
+            content: string;
+          },
+          {
+            content: string;
+          },
+          {
+            content: string;
+          },
+          {
+            content: string;
+          },
+          {
+            content: string;
+          }
+        ];
+    /**
+     * @maxItems 5
+     */
+    thumbnail?:
+      | []
+      | [
+          {
+            url: string;
+          }
+        ]
+      | [
+          {
+            url: string;
+          },
+          {
+            url: string;
+          }
+        ]
+      | [
+          {
+            url: string;
+          },
+          {
+            url: string;
+          },
+          {
+            url: string;
+          }
+        ]
+      | [
+          {
+            url: string;
+          },
+          {
+            url: string;
+          },
+          {
+            url: string;
+          },
+          {
+            url: string;
+          }
+        ]
+      | [
+          {
+            url: string;
+          },
+          {
+            url: string;
+          },
+          {
+            url: string;
+          },
+          {
+            url: string;
+          },
+          {
+            url: string;
+          }
+        ];
+  };
   status?: "public" | "private";
   is_top?: boolean;
   created_at?: string;

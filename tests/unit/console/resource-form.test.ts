@@ -92,3 +92,31 @@ describe('list values', () => {
     expect(formatValue(def.schema.properties.title, null, t)).toBe('');
   });
 });
+
+describe('form sections (x-resource.form)', () => {
+  it("an advertisement's form is grouped under the declared titles, the read-only fields of an edit under その他", () => {
+    const def = getResource('advertisement');
+    const sections = (edit: boolean) => (buildFormSchema(def, edit ? 'edit' : 'create', t).uiSchema['ui:options'] as { sections: Array<{ title: string; fields: string[] }> }).sections;
+    expect(sections(false).map((s) => s.title)).toEqual(['基本情報', '紹介', '所在地・連絡先', '営業時間']);
+    expect(sections(false)[1].fields).toEqual(['description', 'photos', 'video']);
+    expect(sections(true).at(-1)).toEqual({ title: 'その他', fields: ['id', 'is_top', 'created_at'] });
+    // Every field of the form is in exactly one section.
+    const shown = sections(true).flatMap((s) => s.fields);
+    expect(shown.sort()).toEqual(Object.keys(buildFormSchema(def, 'edit', t).schema.properties!).sort());
+  });
+
+  it('a form without declared sections has none', () => {
+    expect(buildFormSchema(getResource('news'), 'create', t).uiSchema['ui:options']).toBeUndefined();
+  });
+
+  it('a video link must be YouTube, and its thumbnail the one youtube_thumbnail names', () => {
+    const messages = (video: unknown) => errorsOf('advertisement', { name: '店', genre: 1, video }).map((e) => `${e.property} ${e.message}`);
+    const ok = { link: [{ content: 'https://youtu.be/dQw4w9WgXcQ' }], thumbnail: [{ url: 'https://img.youtube.com/vi/dQw4w9WgXcQ/hqdefault.jpg' }] };
+    expect(messages(ok).filter((m) => m.startsWith('.video'))).toEqual([]);
+    const bad = { link: [{ content: 'https://example.com/v.mp4' }], thumbnail: [{ url: '' }] };
+    expect(messages(bad).filter((m) => m.startsWith('.video'))).toEqual([
+      '.video.link.0.content YouTube の動画 URL を入力してください。',
+      '.video.thumbnail.0.url YouTube の動画 URL を入力してください。',
+    ]);
+  });
+});

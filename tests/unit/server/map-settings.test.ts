@@ -30,13 +30,13 @@ describe('map settings', () => {
     expect(tileImageSource(null)).toBeNull();
   });
 
-  it('are answered without sign-in, and the pages allow images from the tile server only', async () => {
+  it('are answered without sign-in, and the pages allow images from the tile server and YouTube thumbnails only', async () => {
     const r = await t.app.inject({ url: '/default/api/console/map-settings' });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({ tile_url: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png', tile_attribution: '© Example' });
     const csp = String(r.headers['content-security-policy']);
     const img = csp.split(';').map((d) => d.trim().split(/\s+/)).find((d) => d[0] === 'img-src');
-    expect(img?.slice(1)).toEqual(["'self'", 'data:', 'blob:', 'https://*.tiles.example.org']);
+    expect(img?.slice(1)).toEqual(["'self'", 'data:', 'blob:', 'https://img.youtube.com', 'https://*.tiles.example.org']);
     expect(csp).toMatch(/script-src 'self' 'unsafe-eval'(;|$)/);
   });
 });

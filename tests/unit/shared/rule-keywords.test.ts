@@ -60,4 +60,11 @@ describe('checkStoredComparisons', () => {
     expect(checkStoredComparisons(voucher, { number: 5 })).toBeNull();
     expect(checkStoredComparisons(getResource('work_recruitment'), { salary_min: 10, salary_max: 5 })).toBeNull();
   });
+
+  it('refuses a form section naming an unknown field, or a field in two sections', () => {
+    const unknown = couponWith((s) => (s['x-resource'].form = { sections: [{ title: 'forms.sections.basic', fields: ['title', 'nope'] }] }));
+    expect(() => buildRegistry([unknown, getResource('advertisement').schema])).toThrow(/x-resource names unknown field 'nope'/);
+    const twice = couponWith((s) => (s['x-resource'].form = { sections: [{ title: 'forms.sections.basic', fields: ['title'] }, { title: 'forms.sections.content', fields: ['content', 'title'] }] }));
+    expect(() => buildRegistry([twice, getResource('advertisement').schema])).toThrow(/puts field 'title' in two sections/);
+  });
 });
