@@ -6,8 +6,11 @@
  * Also decorates the instance with the token service.
  *
  * The (token → profile) lookup is kept for `config.authCacheMs` (default 1000 ms) per process: under
- * load a token's profile is read about once a second instead of on every call. Any revocation or
- * failed refresh in this process clears the cache at once; other processes (several servers on one
+ * load a token's profile is read about once a second instead of on every call. The calls that come
+ * while it is being read wait for that one reading: without this, every call in flight when an entry
+ * expired read the profile too (under 50 connections, more readings than calls;
+ * docs/performance.md 'Under load'). Any revocation or failed refresh in this process clears the
+ * cache at once, and a reading begun before it is not kept; other processes (several servers on one
  * PostgreSQL) see a logout, or a change of role or cities, within that time.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -57,43 +60,64 @@ const USER_WRITE = /\/api\/users\/|\/reset_password_operator\//;
 export async function registerAuth(app: FastifyInstance, deps: { db: Database; config: Config }): Promise<void> {
   const base = createTokenService(deps.db, await loadTokenSecret(deps.db, deps.config.tokenSecret));
   const cache = new Map<string, Cached>();
+  /** The readings under way, by token: later calls wait for them instead of reading again. */
+  const reading = new Map<string, Promise<Cached | null>>();
+  /** Bumped by every clearing, so a reading begun before one is not kept. */
+  let generation = 0;
+  const forget = () => {
+    generation++;
+    cache.clear();
+    reading.clear();
+  };
   const ttl = deps.config.authCacheMs;
   // Revocations (logout, reuse of a spent refresh token) must end cached sessions of this process at once.
   const tokens: TokenService = {
     ...base,
     async rotateRefresh(token) {
       const next = await base.rotateRefresh(token);
-      if (!next) cache.clear();
+      if (!next) forget();
       return next;
     },
     async revokeFamily(family) {
       await base.revokeFamily(family);
-      cache.clear();
+      forget();
     },
   };
   app.decorate('tokens', tokens);
   app.decorateRequest('profile', null);
   app.decorateRequest('tokenFamily', null);
 
-  async function lookup(token: string): Promise<Cached | null> {
+  async function read(token: string): Promise<Cached | null> {
     const now = Date.now();
-    const hit = cache.get(token);
-    if (hit && hit.until > now) return hit;
+    const begun = generation;
     const claims = await tokens.verifyAccess(token);
     if (!claims) return null;
     const entry = { claims, profile: await loadProfile(deps.db, claims.userId, claims.family), until: Math.min(now + ttl, claims.expiresAt) };
-    if (ttl > 0) {
+    if (ttl > 0 && begun === generation) {
       if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
       cache.set(token, entry);
     }
     return entry;
   }
 
+  async function lookup(token: string): Promise<Cached | null> {
+    const hit = cache.get(token);
+    if (hit && hit.until > Date.now()) return hit;
+    if (ttl <= 0) return read(token);
+    const pending = reading.get(token);
+    if (pending) return pending;
+    const started = read(token).finally(() => {
+      if (reading.get(token) === started) reading.delete(token);
+    });
+    reading.set(token, started);
+    return started;
+  }
+
   // A write to a user (an account's own e-mail, a role, a city, a school) changes what the cached
   // profiles say: they are forgotten before the answer leaves, so the client's next call reads the
   // user again (a verification mail asked for right after a new address must see it unverified).
   app.addHook('onSend', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && USER_WRITE.test(request.url)) cache.clear();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && USER_WRITE.test(request.url)) forget();
   });
 
   app.addHook('onRequest', async (request) => {
