@@ -2,8 +2,16 @@
  * Password hashing with node:crypto scrypt (000 5 Password; docs/architecture.md 'Sign-in').
  * Stored format: `scrypt$N$r$p$<salt base64url>$<hash base64url>`, so the cost can be raised later
  * without invalidating stored hashes.
+ *
+ * A derivation is a whole core's work for 60 to 200 ms and runs on libuv's thread pool (4 threads
+ * unless UV_THREADPOOL_SIZE says otherwise), which also serves file I/O (uploads, the CSV import's
+ * file), DNS and zlib. Unbounded, a burst of sign-ins took every thread and every core: an import's
+ * file writes waited seconds behind them and the event loop got a third of the CPU
+ * (docs/performance.md 'Under load'). So at most `HASH_CONCURRENCY` derivations run at once; the
+ * others wait their turn here, in order.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 /** Cost parameters of new hashes: N = 2^15, r = 8, p = 1 (32 MiB, tens of ms per hash). */
 const N = 32_768;
@@ -12,10 +20,38 @@ const P = 1;
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 
+/**
+ * How many derivations may run at once: one a core, two pool threads left to file I/O, at least one
+ * (2 on two cores with the default pool). One a core and no more: a derivation that waits for a core
+ * holds its memory (32 MiB) and its thread for nothing. One on two cores left the event loop a
+ * core, but sign-ins then queued past the clients' timeouts under the load bench.
+ */
+export const HASH_CONCURRENCY = Math.max(1, Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2));
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Runs `work` when fewer than HASH_CONCURRENCY derivations run (first come, first served). */
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= HASH_CONCURRENCY) await new Promise<void>((go) => waiting.push(go));
+  else running++;
+  try {
+    return await work();
+  } finally {
+    // The slot passes straight to the next waiter, so a newcomer cannot overtake it.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   const maxmem = 256 * (options.N ?? N) * (options.r ?? R);
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
+  return inTurn(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 
