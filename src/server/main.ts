@@ -42,10 +42,18 @@ function banner(running: Running, seeded: boolean): string {
 export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boolean; quiet?: boolean } = {}): Promise<Running> {
   const started = performance.now();
   const config = loadConfig(options.env ?? process.env);
-  const db = await openDatabase(config, { handleSignals: false });
+  let db = await openDatabase(config, { handleSignals: false });
   let app: FastifyInstance | null = null;
   try {
     const prepared = await prepareDatabase(db, { demo: !config.production });
+    if (prepared.seeded && db.kind === 'pglite' && config.dataDir !== 'memory://') {
+      // PGlite's WebAssembly memory only grows: the first start's seed (demo members, 90 days of
+      // statistics, their indexes) left it at about 220 MB, the server's RSS at about 550 MB before
+      // its first call. Opened again, the same database starts at about 140 MB (docs/performance.md
+      // 'Under load').
+      await db.close();
+      db = await openDatabase(config, { handleSignals: false });
+    }
     app = await buildApp({ db, config, logger: { level: config.logLevel } });
     const url = await app.listen({ host: config.host, port: config.port });
     let closing: Promise<void> | null = null;
