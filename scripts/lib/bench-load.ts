@@ -10,7 +10,7 @@
  * ≤ 450 MB).
  */
 import { limitRow, ms, type BudgetRow } from './budget';
-import { formatRow, measureApart, type MixRequest } from './load';
+import { formatByRequest, formatRow, measureApart, type MixRequest } from './load';
 import { onBothDatabases } from './local-postgres';
 import { bearerOf, memoryOf, startServer, stopServer } from './server-process';
 
@@ -32,8 +32,8 @@ function csvUpload(): { body: string; type: string } {
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** The mix one connection sends in turn: mostly reads, a few writes, one sign-in and one import check in 20. */
-async function mixOf(url: string, auth: Record<string, string>): Promise<MixRequest[]> {
+/** The mix one connection sends in turn (exported for a look at one database alone): mostly reads, a few writes, one sign-in and one import check in 20. */
+export async function mixOf(url: string, auth: Record<string, string>): Promise<MixRequest[]> {
   const json = { 'content-type': 'application/json' };
   const news = '/kobe/api/city/admin-news/';
   const made = await fetch(`${url}${news}`, { method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify({ title: '負荷テストの更新先', description: '更新される行' }) });
@@ -66,7 +66,7 @@ async function mixOf(url: string, auth: Record<string, string>): Promise<MixRequ
 }
 
 /** Probes each call of the mix once and throws, naming it, when one is not 2xx (a broken mix is no measurement). */
-async function probe(url: string, auth: Record<string, string>, mix: readonly MixRequest[]): Promise<void> {
+export async function probe(url: string, auth: Record<string, string>, mix: readonly MixRequest[]): Promise<void> {
   for (const r of mix) {
     const res = await fetch(`${url}${r.path}`, { method: r.method, headers: { ...auth, ...r.headers }, body: r.body });
     if (res.status < 200 || res.status >= 300) throw new Error(`load: ${r.method} ${r.path} answers ${res.status}: ${(await res.text()).slice(0, 300)}`);
@@ -83,6 +83,7 @@ async function loadOn(root: string, label: string, env: Record<string, string>):
     const r = await measureApart(`mix of ${mix.length} calls, ${label}`, url, CONNECTIONS, SECONDS, auth, mix);
     const rss = memoryOf(child.pid!)?.rss ?? null;
     console.log(formatRow(r));
+    for (const line of formatByRequest(r)) console.log(line);
     console.log(`${label}: server RSS at the end ${rss === null ? 'unknown' : `${(rss / 1_048_576).toFixed(0)} MB`}`);
     const at = `c=${CONNECTIONS}, ${SECONDS} s, ${label}`;
     return [

@@ -17,6 +17,17 @@ export interface LoadResult {
   rps: number;
   /** Requests that got no answer (timeouts, resets). */
   errors: number;
+  /** With a mix: the answers of each of its requests, in the mix's order (milliseconds). */
+  byRequest?: RequestFigures[];
+}
+
+/** The figures of one request of a mix: its method and path, answers, not 2xx, p50 and p99 (ms). */
+export interface RequestFigures {
+  request: string;
+  count: number;
+  non2xx: number;
+  p50: number;
+  p99: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -50,15 +61,28 @@ export async function measure(
 ): Promise<LoadResult> {
   const times: number[] = [];
   let non2xx = 0;
+  const each = (requests ?? []).map(() => ({ times: [] as number[], non2xx: 0 }));
   const result = await new Promise<autocannon.Result>((done, fail) => {
     const mix = requests?.map((r) => ({ ...r, headers: { ...headers, ...r.headers } }));
     const instance = autocannon({ url, connections, duration: seconds, headers, pipelining: 1, timeout: 10, ...(mix ? { requests: mix } : {}) }, (err, r) => (err ? fail(err) : done(r)));
-    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    instance.on('response', (client, status: number, _bytes: number, ms: number) => {
       times.push(ms);
-      if (status < 200 || status >= 300) non2xx++;
+      const failed = status < 200 || status >= 300;
+      if (failed) non2xx++;
+      // Without pipelining the iterator still points at the request this answer is for.
+      const at = (client as unknown as { requestIterator?: { currentRequestIndex?: number } }).requestIterator?.currentRequestIndex;
+      const one = each[at ?? -1];
+      if (one) {
+        one.times.push(ms);
+        if (failed) one.non2xx++;
+      }
     });
   });
   times.sort((a, b) => a - b);
+  const byRequest = requests?.map((r, i): RequestFigures => {
+    const sorted = each[i].times.sort((a, b) => a - b);
+    return { request: `${r.method} ${r.path}`, count: sorted.length, non2xx: each[i].non2xx, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  });
   return {
     label,
     connections,
@@ -69,6 +93,7 @@ export async function measure(
     p99: percentile(times, 99),
     rps: times.length / (result.duration || seconds),
     errors: result.errors + result.timeouts,
+    ...(byRequest ? { byRequest } : {}),
   };
 }
 
@@ -76,6 +101,14 @@ export async function measure(
 export function formatRow(r: LoadResult): string {
   const f = (n: number) => n.toFixed(2).padStart(8);
   return `${r.label.padEnd(34)} c=${String(r.connections).padStart(2)}  p50 ${f(r.p50)} ms  p95 ${f(r.p95)} ms  p99 ${f(r.p99)} ms  ${r.rps.toFixed(0).padStart(6)} req/s  (${r.requests} requests${r.non2xx ? `, ${r.non2xx} not 2xx` : ''}${r.errors ? `, ${r.errors} errors` : ''})`;
+}
+
+/** One aligned line per request of a mix (`byRequest`), slowest p99 first; none without a mix. */
+export function formatByRequest(r: LoadResult): string[] {
+  const f = (n: number) => n.toFixed(1).padStart(8);
+  return [...(r.byRequest ?? [])]
+    .sort((a, b) => b.p99 - a.p99)
+    .map((q) => `  p50 ${f(q.p50)} ms  p99 ${f(q.p99)} ms  ${String(q.count).padStart(6)} answers${q.non2xx ? ` (${q.non2xx} not 2xx)` : ''}  ${q.request.slice(0, 90)}`);
 }
 
 /**

@@ -8,9 +8,12 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Starts src/server/main.ts with `env` on a free port; resolves once it serves, to its URL and process. */
-export async function startServer(root: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
+/**
+ * Starts src/server/main.ts with `env` on a free port; resolves once it serves, to its URL and process.
+ * `nodeArgs` go to node before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
+ */
+export async function startServer(root: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/server/main.ts')], {
     cwd: root,
     env: {
       ...process.env,
