@@ -8,10 +8,12 @@
  * file), DNS and zlib. Unbounded, a burst of sign-ins took every thread and every core: an import's
  * file writes waited seconds behind them and the event loop got a third of the CPU
  * (docs/performance.md 'Under load'). So at most `HASH_CONCURRENCY` derivations run at once; the
- * others wait their turn here, in order.
+ * others wait their turn here, in order. They run in a helper process that keeps their memory
+ * between derivations (./hash-process.ts).
  */
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { deriveApart } from './hash-process';
 
 /** Cost parameters of new hashes: N = 2^15, r = 8, p = 1 (32 MiB, tens of ms per hash). */
 const N = 32_768;
@@ -47,12 +49,7 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   const maxmem = 256 * (options.N ?? N) * (options.r ?? R);
-  return inTurn(
-    () =>
-      new Promise((resolve, reject) =>
-        scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
-      ),
-  );
+  return inTurn(() => deriveApart(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem }));
 }
 
 /** Hashes a password with a new random salt; resolves to the stored format above. */

@@ -4,19 +4,22 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const calls = vi.hoisted(() => ({ active: 0, most: 0, order: [] as string[] }));
 
-vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:crypto')>();
-  // A derivation that takes 20 ms of a thread: counts how many run at once.
-  const scrypt = (password: string, _salt: Buffer, bytes: number, _options: unknown, done: (err: Error | null, key: Buffer) => void) => {
-    calls.active++;
-    calls.most = Math.max(calls.most, calls.active);
-    calls.order.push(password);
-    setTimeout(() => {
-      calls.active--;
-      done(null, actual.createHash('sha256').update(password).digest().subarray(0, bytes));
-    }, 20);
+// A derivation that takes 20 ms: counts how many run at once.
+vi.mock('../../../src/server/auth/hash-process', async () => {
+  const { createHash } = await import('node:crypto');
+  return {
+    deriveApart: (password: string, _salt: Buffer, bytes: number) => {
+      calls.active++;
+      calls.most = Math.max(calls.most, calls.active);
+      calls.order.push(password);
+      return new Promise<Buffer>((resolve) =>
+        setTimeout(() => {
+          calls.active--;
+          resolve(createHash('sha256').update(password).digest().subarray(0, bytes));
+        }, 20),
+      );
+    },
   };
-  return { ...actual, default: { ...actual, scrypt }, scrypt };
 });
 
 const { HASH_CONCURRENCY, hashPassword, verifyPassword } = await import('../../../src/server/auth/passwords');
