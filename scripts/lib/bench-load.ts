@@ -6,13 +6,13 @@
  * lists with and without search, shows, creates, updates, sign-ins, a CSV import's dry run, a
  * statistics call, a push's recipient count and the chat's conversation list, each connection
  * sending them in turn. Prints errors (answers not 2xx and requests without an answer; budget 0),
- * p50 and p99 (budget p99 ≤ 200 ms), requests per second, and the server's RSS at the end (budget
- * ≤ 450 MB).
+ * p50 and p99 (budget p99 ≤ 200 ms) with those of each call of the mix, requests per second, and the
+ * server's RSS at the end with its helper processes' (budget ≤ 450 MB).
  */
 import { limitRow, ms, type BudgetRow } from './budget';
 import { formatByRequest, formatRow, measureApart, type MixRequest } from './load';
 import { onBothDatabases } from './local-postgres';
-import { bearerOf, memoryOf, startServer, stopServer } from './server-process';
+import { bearerOf, descendantsOf, memoryOf, startServer, stopServer } from './server-process';
 
 export const LOAD_BUDGETS = { errors: 0, p99Ms: 200, rssMb: 450 };
 const CONNECTIONS = 50;
@@ -81,10 +81,14 @@ async function loadOn(root: string, label: string, env: Record<string, string>):
     const mix = await mixOf(url, auth);
     await probe(url, auth, mix);
     const r = await measureApart(`mix of ${mix.length} calls, ${label}`, url, CONNECTIONS, SECONDS, auth, mix);
-    const rss = memoryOf(child.pid!)?.rss ?? null;
+    // The server's own RSS and its helper processes' (the password hashing helper: src/server/auth/hash-process.ts).
+    const own = memoryOf(child.pid!)?.rss ?? null;
+    const helpers = descendantsOf(child.pid!).reduce((sum, pid) => sum + (memoryOf(pid)?.rss ?? 0), 0);
+    const rss = own === null ? null : own + helpers;
+    const mb = (n: number) => `${(n / 1_048_576).toFixed(0)} MB`;
     console.log(formatRow(r));
     for (const line of formatByRequest(r)) console.log(line);
-    console.log(`${label}: server RSS at the end ${rss === null ? 'unknown' : `${(rss / 1_048_576).toFixed(0)} MB`}`);
+    console.log(`${label}: server RSS at the end ${rss === null || own === null ? 'unknown' : `${mb(rss)} (the process ${mb(own)}, its helpers ${mb(helpers)})`}`);
     const at = `c=${CONNECTIONS}, ${SECONDS} s, ${label}`;
     return [
       limitRow(`load: errors (not 2xx or no answer), ${at}`, r.requests === 0 ? null : r.non2xx + r.errors, 'max', LOAD_BUDGETS.errors, (n) => n.toLocaleString('en')),

@@ -4,7 +4,7 @@
  * build, stopped with SIGTERM (SIGKILL after 15 s) or killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,4 +66,17 @@ export function memoryOf(pid: number): { rss: number; peak: number } | null {
   } catch {
     return null;
   }
+}
+
+/** The processes `pid` started that still run, and theirs (Linux: /proc/<pid>/task/<tid>/children); [] elsewhere. */
+export function descendantsOf(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      children.push(...readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+    }
+  } catch {
+    children = [];
+  }
+  return children.flatMap((child) => [child, ...descendantsOf(child)]);
 }

@@ -5,7 +5,8 @@
  * every derivation mapped new memory and faulted in its 8,193 pages (measured on the 2-core bench
  * machine: 4.6 derivations a second at any concurrency, 12.6 with the block kept). The helper is the
  * same node, started with `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=…` above the block, so it keeps
- * the block between derivations; its pages, and its libuv pool, are not the server's either.
+ * the block between derivations (one a thread of its pool: about 45 MB and 32 MiB a thread in all);
+ * its libuv pool is not the server's either.
  *
  * Started at the first derivation, it ends with the server (its IPC channel closes) and keeps the
  * server alive only while a derivation is under way. If it cannot start, or dies, the derivations in
@@ -13,6 +14,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { scrypt, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+
+/**
+ * How many derivations run at once (./passwords.ts waits for a turn): one a core, two threads of this
+ * process's libuv pool left to file I/O should the helper fail, at least one (2 on two cores with the
+ * default pool of 4). The helper's pool has that many threads, so it keeps that many blocks.
+ */
+export const HASH_CONCURRENCY = Math.max(1, Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2));
 
 /** malloc's mmap threshold in the helper, bytes: above one derivation's block of the stored cost. */
 const MMAP_THRESHOLD = 64 * 1024 * 1024;
@@ -48,7 +57,7 @@ function started(): ChildProcess | null {
     const tunables = [process.env.GLIBC_TUNABLES, `glibc.malloc.mmap_threshold=${MMAP_THRESHOLD}`].filter(Boolean).join(':');
     const child = spawn(process.execPath, ['-e', PROGRAM], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: { ...process.env, NODE_OPTIONS: '', GLIBC_TUNABLES: tunables },
+      env: { ...process.env, NODE_OPTIONS: '', GLIBC_TUNABLES: tunables, UV_THREADPOOL_SIZE: String(HASH_CONCURRENCY) },
       serialization: 'json',
     });
     const lost = () => {

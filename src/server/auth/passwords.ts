@@ -12,23 +12,16 @@
  * between derivations (./hash-process.ts).
  */
 import { randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { availableParallelism } from 'node:os';
-import { deriveApart } from './hash-process';
+import { deriveApart, HASH_CONCURRENCY } from './hash-process';
 
-/** Cost parameters of new hashes: N = 2^15, r = 8, p = 1 (32 MiB, tens of ms per hash). */
+export { HASH_CONCURRENCY } from './hash-process';
+
+/** Cost parameters of new hashes: N = 2^15, r = 8, p = 1 (32 MiB; 70 ms a hash on the 2-core bench machine, docs/performance.md 'Under load'). */
 const N = 32_768;
 const R = 8;
 const P = 1;
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
-
-/**
- * How many derivations may run at once: one a core, two pool threads left to file I/O, at least one
- * (2 on two cores with the default pool). One a core and no more: a derivation that waits for a core
- * holds its memory (32 MiB) and its thread for nothing. One on two cores left the event loop a
- * core, but sign-ins then queued past the clients' timeouts under the load bench.
- */
-export const HASH_CONCURRENCY = Math.max(1, Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2));
 
 let running = 0;
 const waiting: Array<() => void> = [];

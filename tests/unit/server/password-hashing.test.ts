@@ -8,6 +8,7 @@ const calls = vi.hoisted(() => ({ active: 0, most: 0, order: [] as string[] }));
 vi.mock('../../../src/server/auth/hash-process', async () => {
   const { createHash } = await import('node:crypto');
   return {
+    HASH_CONCURRENCY: 2,
     deriveApart: (password: string, _salt: Buffer, bytes: number) => {
       calls.active++;
       calls.most = Math.max(calls.most, calls.active);
