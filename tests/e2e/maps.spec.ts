@@ -19,14 +19,12 @@ function watch(page: Page): { foreign: string[]; errors: string[]; scripts: stri
   page.on('request', (r) => {
     if (r.resourceType() === 'script' || r.resourceType() === 'stylesheet') out.scripts.push(new URL(r.url()).pathname);
   });
-  // A request the page's Content-Security-Policy stopped never left (the demo shops' placeholder
-  // photos on placehold.jp are such); any other one to another host did, or tried to.
+  // A request the page's Content-Security-Policy stopped never left; any other one to another host
+  // did, or tried to (the demo shops' photos are the server's own, demo-files/).
   page.on('requestfinished', (r) => foreign(r) && out.foreign.push(r.url()));
   page.on('requestfailed', (r) => foreign(r) && r.failure()?.errorText !== 'csp' && out.foreign.push(`${r.url()} (${r.failure()?.errorText})`));
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
-    // The demo shops' placeholder photos (placehold.jp), refused by the policy: seed data, not the maps.
-    if (/(Refused to load|Loading) the image 'https:\/\/placehold\.jp\/[^']*'.*Content Security Policy/.test(m.text())) return;
     out.errors.push(`${page.url()}: ${m.text()} (${m.location().url})`);
   });
   page.on('pageerror', (e) => out.errors.push(`uncaught at ${page.url()}: ${e.message}`));
