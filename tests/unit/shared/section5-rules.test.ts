@@ -66,6 +66,14 @@ const RULES: Rule[] = [
   ['coupon end not after the discount day', 'coupon', { start_date: at(1), end_date: at(5), discount_day: at(5) }, { start_date: at(1), end_date: at(6), discount_day: at(5) }, 'end_date', '終了日時は割引日より後にできません。'],
   ['job salary range needs its upper bound', 'work_recruitment', { salary_range: 'range', salary_min: 1000, salary_max: 1200 }, { salary_range: 'range', salary_min: 1000, salary_max: undefined }, 'salary_max', '給与を範囲で指定する場合は上限を入力してください。'],
   ['job salary without a range needs no upper bound', 'work_recruitment', { salary_range: 'no_range', salary_min: 1000, salary_max: undefined }, { salary_range: 'no_range', salary_min: '千円' }, 'salary_min', '給与は数値で入力してください。'],
+  [
+    "a shop's video is a YouTube link with YouTube's own thumbnail",
+    'advertisement',
+    { video: { link: [{ content: 'https://youtu.be/dQw4w9WgXcQ' }], thumbnail: [{ url: 'https://img.youtube.com/vi/dQw4w9WgXcQ/hqdefault.jpg' }] } },
+    { video: { link: [{ content: 'https://youtu.be/dQw4w9WgXcQ' }], thumbnail: [{ url: 'https://images.example.com/dQw4w9WgXcQ.jpg' }] } },
+    'video',
+    'YouTube の動画 URL を入力してください。',
+  ],
   ['notice operator required', 'notify_operator', { operator: 1 }, { operator: undefined }, 'operator', 'オペレーターを選択してください。'],
 ];
 
