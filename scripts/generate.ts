@@ -60,7 +60,8 @@ async function typesFile(files: string[]): Promise<string> {
       return Object.fromEntries(Object.entries(rest).map(([k, x]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(x as Record<string, unknown>).map(([n, c]) => [n, untitled(c)])) : k === 'items' ? untitled(x) : x]));
     };
     const properties = Object.fromEntries(Object.entries(schema.properties as Record<string, unknown>).map(([k, v]) => [k, untitled(v)]));
-    const ts = await compile({ ...schema, properties, title: typeName }, typeName, { bannerComment: '', additionalProperties: false, strictIndexSignatures: true, format: true });
+    // maxItems: -1: a bounded list is an array type, not a union of every tuple length up to its bound.
+    const ts = await compile({ ...schema, properties, title: typeName }, typeName, { bannerComment: '', additionalProperties: false, strictIndexSignatures: true, format: true, maxItems: -1 });
     parts.push(ts.trim());
   }
   parts.push(`/** The record type of each resource, by its name (src/shared/registry.ts \`RecordOf\`). */\nexport interface ResourceRecords {\n${byName.join('\n')}\n}`);

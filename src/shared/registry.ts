@@ -87,10 +87,7 @@ export interface OwnerRule {
 }
 
 /** A titled group of a generated form's fields (`title`: an i18n key `forms.sections.*`). */
-export interface FormSection {
-  title: string;
-  fields: string[];
-}
+export type FormSection = { title: string; fields: string[] };
 
 export type ListFilter =
   | { param: string; kind: 'equals'; field: string }
@@ -270,9 +267,8 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       ...def.list.sort,
       ...def.list.filters.flatMap((f) => (f.kind === 'equals' ? [f.field] : [f.start, f.end])),
     ];
-    named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []));
     const sectioned = def.form.sections.flatMap((s) => s.fields);
-    named.push(...sectioned);
+    named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []), ...sectioned);
     const twice = sectioned.find((f, i) => sectioned.indexOf(f) !== i);
     if (twice) throw new Error(`schemas/${schema.$id}.schema.json: x-resource.form puts field '${twice}' in two sections`);
     for (const a of def.actions) {

@@ -16,18 +16,7 @@ export type Advertisement = {
   /**
    * @maxItems 10
    */
-  photos?:
-    | []
-    | [string]
-    | [string, string]
-    | [string, string, string]
-    | [string, string, string, string]
-    | [string, string, string, string, string]
-    | [string, string, string, string, string, string]
-    | [string, string, string, string, string, string, string]
-    | [string, string, string, string, string, string, string, string]
-    | [string, string, string, string, string, string, string, string, string]
-    | [string, string, string, string, string, string, string, string, string, string];
+  photos?: string[];
   description?: string;
   address?: string;
   phone?: string;
@@ -61,123 +50,15 @@ export type Advertisement = {
     /**
      * @maxItems 5
      */
-    link?:
-      | []
-      | [
-          {
-            content: string;
-          }
-        ]
-      | [
-          {
-            content: string;
-          },
-          {
-            content: string;
-          }
-        ]
-      | [
-          {
-            content: string;
-          },
-          {
-            content: string;
-          },
-          {
-            content: string;
-          }
-        ]
-      | [
-          {
-            content: string;
-          },
-          {
-            content: string;
-          },
-          {
-            content: string;
-          },
-          {
-            content: string;
-          }
-        ]
-      | [
-          {
-            content: string;
-          },
-          {
-            content: string;
-          },
-          {
-            content: string;
-          },
-          {
-            content: string;
-          },
-          {
-            content: string;
-          }
-        ];
+    link?: {
+      content: string;
+    }[];
     /**
      * @maxItems 5
      */
-    thumbnail?:
-      | []
-      | [
-          {
-            url: string;
-          }
-        ]
-      | [
-          {
-            url: string;
-          },
-          {
-            url: string;
-          }
-        ]
-      | [
-          {
-            url: string;
-          },
-          {
-            url: string;
-          },
-          {
-            url: string;
-          }
-        ]
-      | [
-          {
-            url: string;
-          },
-          {
-            url: string;
-          },
-          {
-            url: string;
-          },
-          {
-            url: string;
-          }
-        ]
-      | [
-          {
-            url: string;
-          },
-          {
-            url: string;
-          },
-          {
-            url: string;
-          },
-          {
-            url: string;
-          },
-          {
-            url: string;
-          }
-        ];
+    thumbnail?: {
+      url: string;
+    }[];
   };
   status?: "public" | "private";
   is_top?: boolean;
@@ -563,7 +444,7 @@ export interface Flyer {
   /**
    * @maxItems 2
    */
-  content?: [] | [string] | [string, string];
+  content?: string[];
   advertisement?: number;
   expire_at?: string;
   status?: "request" | "approved" | "rejected";
