@@ -1,15 +1,19 @@
 /**
  * Build of the web console (docs/architecture.md 'Console'): React plugin, output in dist/console, the `@`
- * alias to src, a dev proxy to the API on 127.0.0.1:8080, and code splitting so the login page loads
- * only the shell: React, the router, Refine core, antd's config layer and the login form (≤ 350 KB
- * gzip). The layout, the generated list/form/show pages and RJSF (with ajv) are lazy chunks, split
- * by their dynamic imports. `dist/console/.vite/manifest.json` lists every chunk and its imports.
+ * alias to src, a dev proxy to the API on 127.0.0.1:8080, and code splitting in two passes
+ * (scripts/lib/console-chunks.ts): what every page loads is one boot chunk, what a list page adds one
+ * console chunk; the login page loads neither Refine nor the registry; the generated form and show
+ * pages, RJSF (with ajv), charts, maps and chat are lazy chunks of their own.
+ * `dist/console/.vite/manifest.json` lists every chunk and its imports.
  * Text files are written precompressed too (brotli and gzip), for the server to send as they are.
  */
-import type { Plugin, UserConfig } from 'vite';
+import { build, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
+import type { CodeSplittingGroup, OutputChunk, RolldownOutput } from 'rolldown';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { resolve } from 'node:path';
+import { catalogueChunkOf, chunkGroupsFrom } from './scripts/lib/console-chunks.js';
+import { scopeOf } from './src/console/catalogue-scopes.js';
 
 const api = 'http://127.0.0.1:8080';
 
@@ -46,11 +50,33 @@ function schemasForTheConsole(): Plugin {
   };
 }
 
-export default function config(): UserConfig {
+/** Set in the environment of the first of the build's two passes (scripts/lib/console-chunks.ts). */
+const FIRST_PASS = 'CONSOLE_BUILD_FIRST_PASS';
+
+/** The chunks of a first build with the automatic splitting only, not written. */
+async function firstPassChunks(): Promise<OutputChunk[]> {
+  process.env[FIRST_PASS] = '1';
+  try {
+    const out = (await build({ configFile: resolve(import.meta.dirname, 'vite.config.ts'), logLevel: 'silent', build: { write: false } })) as RolldownOutput | RolldownOutput[];
+    return (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).filter((c): c is OutputChunk => c.type === 'chunk');
+  } finally {
+    delete process.env[FIRST_PASS];
+  }
+}
+
+export default async function config({ command }: ConfigEnv): Promise<UserConfig> {
+  const firstPass = process.env[FIRST_PASS] === '1';
+  // The build's chunks (scripts/lib/console-chunks.ts): React alone (it changes least often, so it
+  // stays cached across releases); each part of a language's catalogue; then what the budgeted pages load.
+  const groups: CodeSplittingGroup[] = [
+    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 10 },
+    { name: (id: string) => catalogueChunkOf(id, scopeOf), debugName: 'catalogues', test: (id: string) => catalogueChunkOf(id, scopeOf) !== null, priority: 9 },
+  ];
+  if (command === 'build' && !firstPass) groups.push(...chunkGroupsFrom(import.meta.dirname, await firstPassChunks()));
   return {
     // Every text file of the build also as `.br` (brotli, quality 11) and `.gz` (gzip -9) beside it:
     // the server sends them as they are (src/server/plugins/console.ts), compressing nothing per request.
-    plugins: [schemasForTheConsole(), react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' })],
+    plugins: [schemasForTheConsole(), react(), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' })])],
     resolve: {
       alias: [
         { find: '@', replacement: resolve(import.meta.dirname, 'src') },
@@ -73,12 +99,10 @@ export default function config(): UserConfig {
       manifest: true,
       chunkSizeWarningLimit: 1200,
       rolldownOptions: {
+        preserveEntrySignatures: false,
         treeshake: { moduleSideEffects: (id: string) => !SIDE_EFFECT_FREE.test(id) },
         output: {
-          codeSplitting: {
-            // React changes least often: its own chunk stays cached across console releases.
-            groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 10 }],
-          },
+          codeSplitting: { groups },
         },
       },
     },

@@ -6,9 +6,11 @@
  * Prints the details as it goes and returns the budget rows; a failed measurement becomes an 'n/a'
  * row, not an exception. The server and every browser are stopped at the end.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { getResource } from '../../src/shared/registry';
+import { demoFileNames, DEMO_FILES_DIR } from '../../src/server/files/demo-files';
+import { getResource, type ResourceDef } from '../../src/shared/registry';
 import { kb, limitRow, ms, passRow, type BudgetRow } from './budget';
 import { ensureConsoleBuild, startConsoleServer } from './console-server';
 import { measureJsTransfer } from './js-transfer';
@@ -25,8 +27,9 @@ function message(err: unknown): string {
 
 /**
  * Makes sure the user's city holds at least `rows` rows of `resource`, creating the missing ones
- * with the resource's create call (records from its schema, as the API bench seeds them). Throws
- * when the sign-in or a call is refused.
+ * with the resource's create call (records from its schema, as the API bench seeds them; a field
+ * that takes an uploaded file gets a demo picture uploaded through the files API). Throws when the
+ * sign-in or a call is refused.
  */
 export async function ensureRows(origin: string, resource: string, rows: number, user: SignIn): Promise<void> {
   const login = await fetch(`${origin}/default/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.username, password: user.password }) });
@@ -40,10 +43,26 @@ export async function ensureRows(origin: string, resource: string, rows: number,
   if (!def.api.create) throw new Error(`${resource} has no create call to make rows with`);
   const createUrl = `${origin}${def.api.create.path.replace('{city}', user.city)}`;
   const now = Date.now();
+  const uploads = have < rows ? await uploadedFileFields(origin, def, user.city, headers.authorization) : {};
   for (let i = have; i < rows; i++) {
-    const res = await fetch(createUrl, { method: 'POST', headers, body: JSON.stringify(sampleRecord(def, i, now)) });
+    const res = await fetch(createUrl, { method: 'POST', headers, body: JSON.stringify({ ...sampleRecord(def, i, now), ...uploads }) });
     if (!res.ok) throw new Error(`POST ${createUrl} answered ${res.status}: ${await res.text()}`);
   }
+}
+
+/**
+ * Values for the writable `x-upload` image fields of `def` (000 5 Files: a write names files uploaded
+ * through POST /{city}/api/files/): one demo picture uploaded once, its URL (or a list of it).
+ */
+async function uploadedFileFields(origin: string, def: ResourceDef, city: string, authorization: string): Promise<Record<string, unknown>> {
+  const fields = def.writableFields.filter((name) => def.schema.properties[name]['x-upload']?.kind !== undefined && def.schema.properties[name]['x-upload']?.kind !== 'pdf');
+  if (fields.length === 0) return {};
+  const picture = (await demoFileNames()).find((n) => n.endsWith('.jpg'));
+  if (!picture) throw new Error(`no demo picture in ${DEMO_FILES_DIR}`);
+  const res = await fetch(`${origin}/${city}/api/files/?kind=image&name=bench.jpg`, { method: 'POST', headers: { authorization, 'content-type': 'image/jpeg' }, body: await readFile(join(DEMO_FILES_DIR, picture)) });
+  if (res.status !== 201) throw new Error(`upload of a demo picture answered ${res.status}: ${await res.text()}`);
+  const { url } = (await res.json()) as { url: string };
+  return Object.fromEntries(fields.map((name) => [name, def.schema.properties[name].type === 'array' ? [url] : url]));
 }
 
 interface Audited {

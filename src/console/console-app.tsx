@@ -18,7 +18,7 @@ import { loadConsoleCatalogues } from './i18n';
 import { accessControlProvider } from './providers/access-control-provider';
 import { rootPath } from './providers/account';
 import { authProvider } from './providers/auth-provider';
-import { dataProvider } from './providers/lazy-data-provider';
+import { dataProvider } from './providers/data-provider';
 import { i18nProvider } from './providers/i18n-provider';
 import { routerProvider } from './providers/router-provider';
 import { refineResources } from './resources/resource-routes';

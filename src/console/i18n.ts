@@ -7,53 +7,23 @@
  *   at start; every other namespace of locales/<language>/ (resources, fields, menus, lists, …) only
  *   when the console inside a city asks for it (`loadConsoleCatalogues`, awaited by the city entry);
  *   a hand-written page's own namespace (PAGE_NAMESPACES) only when that page opens.
- * Each namespace file is its own lazy chunk. Importing this module waits until the boot ones are in.
+ * The build puts each part of a language in one lazy chunk (catalogue-scopes.ts, scripts/lib/console-chunks.ts).
+ * Importing this module waits until the boot ones are in.
  * Components re-render when a catalogue arrives later (react-i18next `bindI18nStore: 'added'`).
  */
 import i18next from 'i18next';
 import { DEFAULT_LANGUAGE, LANGUAGES, STORAGE_LANGUAGE, type Language } from '@/shared/constants';
+import { scopeOf, type CatalogueScope } from './catalogue-scopes';
+import { storedLanguage } from './stored-language';
 
 type Tree = Record<string, unknown>;
 
-/** Every namespace file of every language, loaded on demand (Vite makes one chunk per file). */
+/** Every namespace file of every language, loaded on demand (one chunk per part of a language). */
 const FILES = import.meta.glob<Tree>('../../locales/*/*.json', { import: 'default' });
-
-/**
- * Namespaces the pages outside a city need (login, /city, /401, /404, open views, sign-in flows,
- * the error catalogue of 001 8, the maintenance page). Every other namespace is a console one.
- */
-export const BOOT_NAMESPACES: readonly string[] = ['common', 'access', 'console', 'shell'];
-
-/**
- * Namespaces of one hand-written page, loaded only when that page opens (`loadPageCatalogue` of
- * pages/page-catalogue.ts), not with the city (docs/performance.md 'What each page loads'):
- * `imports`, the CSV import pages; `statistics`, the statistics page; `chat`, the chat pages.
- */
-export const PAGE_NAMESPACES: readonly string[] = ['imports', 'statistics', 'chat'];
-
-/** Which part of a language's catalogue: the boot namespaces, one page's namespace, or all the others. */
-export type CatalogueScope = 'boot' | 'console' | `page:${string}`;
-
-/** The part of the catalogue a namespace belongs to. */
-function scopeOf(namespace: string): CatalogueScope {
-  if (BOOT_NAMESPACES.includes(namespace)) return 'boot';
-  return PAGE_NAMESPACES.includes(namespace) ? `page:${namespace}` : 'console';
-}
 
 /** The namespace of a catalogue file path (`…/locales/ja/common.json` → `common`). */
 function namespaceOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
-}
-
-/** The stored language when it is a supported one, else Japanese. */
-export function storedLanguage(): Language {
-  let stored: string | null = null;
-  try {
-    stored = globalThis.localStorage?.getItem(STORAGE_LANGUAGE) ?? null;
-  } catch {
-    stored = null;
-  }
-  return (LANGUAGES as readonly string[]).includes(stored ?? '') ? (stored as Language) : DEFAULT_LANGUAGE;
 }
 
 /** Deep-merges namespace files into one catalogue (`npm run validate` keeps their keys apart). */

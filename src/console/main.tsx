@@ -1,5 +1,7 @@
 // The react-19 compatibility patch of antd 5 must run before anything imports antd.
 import '@ant-design/v5-patch-for-react-19';
+// Then what the first page waits for, asked for at once (before i18n.ts waits for its catalogue).
+import './early-loads';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';

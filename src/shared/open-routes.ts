@@ -56,3 +56,15 @@ export const RESERVED_SEGMENTS: readonly string[] = [
 export function isReservedCityCode(code: string): boolean {
   return RESERVED_SEGMENTS.includes(code.toLowerCase());
 }
+
+/** Second segments of a city's open pages (`/:city/policy`). */
+const CITY_OPEN_PAGES = new Set(Object.values(STATIC_VIEWS).flatMap((paths) => paths.filter((p) => p.startsWith('/:city/')).map((p) => p.split('/')[2])));
+
+/**
+ * Whether `pathname` is a page of a city's console (`/kobe/news`), not an open or server page
+ * (`/login`, `/kobe/policy`, `/city`, `/`): its first segment is no reserved word.
+ */
+export function isCityPagePath(pathname: string): boolean {
+  const [first, second] = pathname.split('/').slice(1);
+  return Boolean(first) && !isReservedCityCode(first) && !CITY_OPEN_PAGES.has(second);
+}

@@ -14,7 +14,6 @@ import type { MenuEntry } from '@/shared/manifest';
 import { PAGES } from '@/shared/pages';
 import { registry } from '@/shared/registry';
 import { abilityFor } from '../providers/ability';
-import { preloadDataProvider } from '../providers/lazy-data-provider';
 import { citiesOf, cityAllowed, fetchAccount } from '../providers/account';
 import { setCity } from '../providers/session';
 import { useCityMenu } from './use-city-menu';
@@ -128,9 +127,6 @@ export function CityArea() {
   useEffect(() => {
     fetchAccount().catch(() => undefined);
   }, [pathname]);
-
-  // The first list, form or show page of the city need not wait for the data provider's code.
-  useEffect(preloadDataProvider, []);
 
   // Every route of the city's pages, built once per menu (plain route objects, not JSX children that
   // React Router would turn into routes again on every render), grouped by their first segment.

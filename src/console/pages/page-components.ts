@@ -1,6 +1,6 @@
 /**
  * The hand-written page of each page name a manifest may use (src/shared/pages.ts PAGES), loaded
- * lazily, with its own texts where it has them (i18n.ts PAGE_NAMESPACES). Typed against PAGES' names
+ * lazily, with its own texts where it has them (catalogue-scopes.ts PAGE_NAMESPACES). Typed against PAGES' names
  * so every page has a component. Each page gets its menu entry (the statistics page reads its `statistic`).
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';

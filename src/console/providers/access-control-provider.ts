@@ -1,11 +1,12 @@
 /**
  * Refine access control provider answered by the session's CASL ability (000 6): Refine actions map
  * to the ability's (list/show → read, edit → update, create/clone → create, delete → delete). No
- * network call: the ability is computed from the loaded profile and the chosen city (its module is
- * imported on first use, keeping the registry out of the login page's bundle).
+ * network call: the ability is computed from the loaded profile and the chosen city (built once per
+ * profile and city, ./ability). The console's code, with the registry, is not the login page's.
  */
 import type { AccessControlProvider } from '@refinedev/core';
 import type { Action } from '@/shared/registry';
+import { abilityFor } from './ability';
 import { getSession } from './session';
 
 /** The ability action of a Refine action; unknown actions are asked as themselves. */
@@ -23,8 +24,6 @@ export const accessControlProvider: AccessControlProvider = {
     const { profile, city } = getSession();
     const subject = (params?.resource?.name as string | undefined) ?? resource;
     if (!subject) return { can: true };
-    // Loaded on first use: the ability needs the registry, which the login page does not load.
-    const { abilityFor } = await import('./ability');
     const ability = abilityFor(profile, city);
     return { can: ability.can(REFINE_ACTIONS[action] ?? (action as Action), subject) };
   },
