@@ -12,16 +12,19 @@ import { Authenticated, Refine } from '@refinedev/core';
 import { App as AntdApp } from 'antd';
 import { ERROR_TOAST_MS } from '@/shared/constants';
 import { allEntries } from '@/shared/manifest';
+import { isCityPagePath } from '@/shared/open-routes';
+import { registry } from '@/shared/registry';
 import { loadManifests } from './providers/manifests';
 import { useNotificationProvider } from './providers/notification-provider';
 import { loadConsoleCatalogues } from './i18n';
 import { accessControlProvider } from './providers/access-control-provider';
 import { rootPath } from './providers/account';
 import { authProvider } from './providers/auth-provider';
-import { dataProvider } from './providers/data-provider';
+import { dataProvider, prefetchList } from './providers/data-provider';
 import { i18nProvider } from './providers/i18n-provider';
 import { routerProvider } from './providers/router-provider';
 import { refineResources } from './resources/resource-routes';
+import { firstListRequest } from './resources/use-resource-list';
 import { UnsavedInputGuard } from './resources/unsaved-input-guard';
 import { useCityMenu } from './layout/use-city-menu';
 import { useSession } from './hooks/use-session';
@@ -34,16 +37,18 @@ const loadCityEntry = () => Promise.all([import('./layout/city-entry'), loadCons
 const CityEntry = lazy(() => loadCityEntry().then(([m]) => ({ default: m.CityEntry })));
 /**
  * The generated page (list, form or show) the path `/:city/…` shows by the manifests' routes (any
- * role's: the session's role is not known yet), or null (a hand-written page, the dashboard…).
+ * role's: the session's role is not known yet), with its resource, or null (a hand-written page,
+ * the dashboard…).
  */
-export function generatedPageAt(pathname: string): 'list' | 'form' | 'show' | null {
+export function generatedPageAt(pathname: string): { page: 'list' | 'form' | 'show'; resource: string } | null {
   const rest = pathname.split('/').slice(2).join('/').replace(/\/+$/, '');
   for (const { entry } of allEntries()) {
     if (!entry.resource) continue;
     const route = entry.route ?? entry.resource;
-    if (rest === route) return 'list';
-    if (rest === `${route}/create` || rest.startsWith(`${route}/edit/`) || rest.startsWith(`${route}/clone/`)) return 'form';
-    if (rest.startsWith(`${route}/show/`)) return 'show';
+    const at = (page: 'list' | 'form' | 'show') => ({ page, resource: entry.resource as string });
+    if (rest === route) return at('list');
+    if (rest === `${route}/create` || rest.startsWith(`${route}/edit/`) || rest.startsWith(`${route}/clone/`)) return at('form');
+    if (rest.startsWith(`${route}/show/`)) return at('show');
   }
   return null;
 }
@@ -54,15 +59,19 @@ const GENERATED_PAGES = {
   show: () => import('./resources/resource-show'),
 };
 
-// Opened on a city's page, the console starts loading that code now, beside the session check,
-// instead of one chunk after the other (a round trip each on a slow network); on a generated page,
-// that page's code too, as soon as the manifests say which it is (docs/performance.md).
-if (typeof location !== 'undefined' && /^\/(?!city(?:\/|$))[^/]+\/./.test(location.pathname)) {
+// Opened on a city's page (its code asked for by ../early-loads.ts), the console starts at once what
+// that page will wait for, beside the session check, instead of each once the code before it has run
+// (docs/performance.md 'What each page loads'): the city entry with the console catalogues, the
+// manifests, then the generated page's code and, for a list opened at its bare path, its first page
+// of rows (the request the page makes, `prefetchList`).
+if (typeof location !== 'undefined' && isCityPagePath(location.pathname)) {
   void loadCityEntry();
-  const at = location.pathname;
+  const { pathname, search } = location;
   void loadManifests().then((loaded) => {
-    const page = loaded ? generatedPageAt(at) : null;
-    if (page) void GENERATED_PAGES[page]();
+    const at = loaded ? generatedPageAt(pathname) : null;
+    if (!at) return;
+    void GENERATED_PAGES[at.page]();
+    if (at.page === 'list' && search === '' && registry.get(at.resource)?.singleton === false) prefetchList(firstListRequest(at, pathname.split('/')[1]));
   });
 }
 

@@ -47,6 +47,9 @@ test('sidebar: kurashiki on two lines; collapsed state survives a reload (cookie
   expect((await page.context().cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0');
   await page.reload();
   await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+  // Collapsed to its icons, a top-level item's label is its tooltip.
+  await page.getByTestId('side-menu').getByRole('menuitem', { name: 'ダッシュボード' }).hover();
+  await expect(page.getByRole('tooltip').filter({ hasText: 'ダッシュボード' })).toBeVisible();
   await page.getByTestId('sidebar-toggle').click();
   await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'false');
 });

@@ -121,7 +121,7 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
             {collapsed ? '' : t('app.title')}
           </Typography.Text>
         </div>
-        <SideMenu city={city} entries={entries} routes={routes} />
+        <SideMenu city={city} entries={entries} routes={routes} collapsed={collapsed} />
       </Layout.Sider>
       <Layout>
         <TopBar city={city} collapsed={collapsed} onToggle={toggle} links={links} routes={routes} onNotice={onNotice} />

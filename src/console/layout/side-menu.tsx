@@ -59,7 +59,6 @@ function selectedEntry(city: string, entries: readonly MenuEntry[], pathname: st
   return best.key;
 }
 
-/** Memoized: a re-render of the layout (its tabs, a notice) leaves the menu's items alone. */
 /**
  * A click on the entry of a list not yet shown in the session asks for the list's first page at
  * once (../providers/data-provider `prefetchList`), while the page's code renders: its rows come
@@ -77,7 +76,13 @@ function prefetcherOf(city: string, routes: readonly ResourceRoute[], queryClien
   };
 }
 
-export const SideMenu = memo(function SideMenu({ city, entries, routes }: { city: string; entries: MenuEntry[]; routes: readonly ResourceRoute[] }) {
+/**
+ * The city's menu. `collapsed`: the sidebar shows icons only, so each top-level item has a tooltip
+ * with its label; open, the labels are there and the ~60 items mount no tooltip (each one a trigger
+ * with its own hooks and observers: docs/performance.md). Memoized: a re-render of the layout (its
+ * tabs, a notice) leaves the menu alone.
+ */
+export const SideMenu = memo(function SideMenu({ city, entries, routes, collapsed }: { city: string; entries: MenuEntry[]; routes: readonly ResourceRoute[]; collapsed: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const { profile } = useSession();
@@ -135,5 +140,5 @@ export const SideMenu = memo(function SideMenu({ city, entries, routes }: { city
   }, [city, entries, routes, queryClient, t, cityName, severalCities, chatBadge, confirmLoss, navigate]);
   const selected = useMemo(() => selectedEntry(city, entries, pathname), [city, entries, pathname]);
 
-  return <Menu mode="inline" theme="dark" items={items} selectedKeys={selected ? [selected] : []} data-testid="side-menu" />;
+  return <Menu mode="inline" theme="dark" items={items} selectedKeys={selected ? [selected] : []} _internalDisableMenuItemTitleTooltip={!collapsed} data-testid="side-menu" />;
 });

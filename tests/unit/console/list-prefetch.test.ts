@@ -116,12 +116,12 @@ it('a sign-out forgets what was asked for ahead', async () => {
 });
 
 describe('generatedPageAt', () => {
-  it("names the generated page of a resource's routes, and nothing for other pages", () => {
-    expect(generatedPageAt('/kobe/news')).toBe('list');
-    expect(generatedPageAt('/kobe/news/')).toBe('list');
-    expect(generatedPageAt('/kobe/news/create')).toBe('form');
-    expect(generatedPageAt('/kobe/news/edit/12')).toBe('form');
-    expect(generatedPageAt('/kobe/news/show/12')).toBe('show');
+  it("names the generated page and resource of a resource's routes, and nothing for other pages", () => {
+    expect(generatedPageAt('/kobe/news')).toEqual({ page: 'list', resource: 'news' });
+    expect(generatedPageAt('/kobe/news/')).toEqual({ page: 'list', resource: 'news' });
+    expect(generatedPageAt('/kobe/news/create')).toEqual({ page: 'form', resource: 'news' });
+    expect(generatedPageAt('/kobe/news/edit/12')).toEqual({ page: 'form', resource: 'news' });
+    expect(generatedPageAt('/kobe/news/show/12')).toEqual({ page: 'show', resource: 'news' });
     expect(generatedPageAt('/kobe/dashboard')).toBeNull();
     expect(generatedPageAt('/kobe/import/upload')).toBeNull();
   });

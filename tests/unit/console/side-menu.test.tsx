@@ -55,7 +55,7 @@ function render(role: Role, city: string): string {
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={new QueryClient()}>
           <MemoryRouter initialEntries={[`/${city}/dashboard`]}>
-            <SideMenu city={city} entries={menuFor(role, city)} routes={resourceRoutes(routeEntriesFor(role, city))} />
+            <SideMenu city={city} entries={menuFor(role, city)} routes={resourceRoutes(routeEntriesFor(role, city))} collapsed={false} />
           </MemoryRouter>
         </QueryClientProvider>
       </I18nextProvider>
