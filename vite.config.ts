@@ -12,8 +12,8 @@ import type { CodeSplittingGroup, OutputChunk, RolldownOutput } from 'rolldown';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { resolve } from 'node:path';
-import { catalogueChunkOf, chunkGroupsFrom } from './scripts/lib/console-chunks.js';
-import { scopeOf } from './src/console/catalogue-scopes.js';
+import { catalogueParts } from './scripts/lib/catalogue-parts.js';
+import { chunkGroupsFrom } from './scripts/lib/console-chunks.js';
 
 const api = 'http://127.0.0.1:8080';
 
@@ -67,16 +67,13 @@ async function firstPassChunks(): Promise<OutputChunk[]> {
 export default async function config({ command }: ConfigEnv): Promise<UserConfig> {
   const firstPass = process.env[FIRST_PASS] === '1';
   // The build's chunks (scripts/lib/console-chunks.ts): React alone (it changes least often, so it
-  // stays cached across releases); each part of a language's catalogue; then what the budgeted pages load.
-  const groups: CodeSplittingGroup[] = [
-    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 10 },
-    { name: (id: string) => catalogueChunkOf(id, scopeOf), debugName: 'catalogues', test: (id: string) => catalogueChunkOf(id, scopeOf) !== null, priority: 9 },
-  ];
+  // stays cached across releases), then what the budgeted pages load.
+  const groups: CodeSplittingGroup[] = [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 10 }];
   if (command === 'build' && !firstPass) groups.push(...chunkGroupsFrom(import.meta.dirname, await firstPassChunks()));
   return {
     // Every text file of the build also as `.br` (brotli, quality 11) and `.gz` (gzip -9) beside it:
     // the server sends them as they are (src/server/plugins/console.ts), compressing nothing per request.
-    plugins: [schemasForTheConsole(), react(), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' })])],
+    plugins: [schemasForTheConsole(), catalogueParts(import.meta.dirname), react(), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' })])],
     resolve: {
       alias: [
         { find: '@', replacement: resolve(import.meta.dirname, 'src') },

@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** What the console build depends on, relative to the project folder. */
-export const BUILD_SOURCES = ['src/console', 'src/shared', 'locales', 'schemas', 'menus', 'vite.config.ts', 'scripts/lib/console-chunks.ts', 'index.html'];
+export const BUILD_SOURCES = ['src/console', 'src/shared', 'locales', 'schemas', 'menus', 'vite.config.ts', 'scripts/lib/console-chunks.ts', 'scripts/lib/catalogue-parts.ts', 'index.html'];
 
 /** Newest modification time (ms) of a file or of any file under a folder; 0 when missing. */
 async function newest(path: string): Promise<number> {

@@ -14,8 +14,7 @@
  *    automatic splitting, so a heavy library still loads only on its own route.
  * The first build sees the modules as tree-shaken: a static reading of the imports would count every
  * component antd's index re-exports.
- * Each language's catalogue files are one chunk per part (boot, console, a page's): they are always
- * loaded together (src/console/i18n.ts `loadCatalogue`).
+ * Each part of a language's catalogue is one lazy module of its own (scripts/lib/catalogue-parts.ts).
  */
 import { relative, sep } from 'node:path';
 import type { CodeSplittingGroup, OutputChunk } from 'rolldown';
@@ -39,13 +38,6 @@ export const EARLY_LOADS = 'src/console/early-loads.ts';
 
 /** A chunk of the first build, as Rolldown's output describes it. */
 export type FirstBuildChunk = Pick<OutputChunk, 'fileName' | 'isEntry' | 'imports' | 'moduleIds'>;
-
-/** `locales/<lng>/<namespace>.json` → the chunk of its catalogue part, e.g. 'catalogue-ja-console'. */
-export function catalogueChunkOf(id: string, scopeOf: (namespace: string) => string): string | null {
-  const m = /[\\/]locales[\\/]([a-z]{2})[\\/]([^\\/]+)\.json$/.exec(id);
-  if (!m) return null;
-  return `catalogue-${m[1]}-${scopeOf(m[2]).replace(':', '-')}`;
-}
 
 /**
  * The groups of the real build from the chunks of the first one (`root` the project folder, which

@@ -7,24 +7,17 @@
  *   at start; every other namespace of locales/<language>/ (resources, fields, menus, lists, …) only
  *   when the console inside a city asks for it (`loadConsoleCatalogues`, awaited by the city entry);
  *   a hand-written page's own namespace (PAGE_NAMESPACES) only when that page opens.
- * The build puts each part of a language in one lazy chunk (catalogue-scopes.ts, scripts/lib/console-chunks.ts).
+ * Each part of a language is one lazy module (catalogue-scopes.ts, scripts/lib/catalogue-parts.ts).
  * Importing this module waits until the boot ones are in.
  * Components re-render when a catalogue arrives later (react-i18next `bindI18nStore: 'added'`).
  */
 import i18next from 'i18next';
 import { DEFAULT_LANGUAGE, LANGUAGES, STORAGE_LANGUAGE, type Language } from '@/shared/constants';
-import { scopeOf, type CatalogueScope } from './catalogue-scopes';
+import CATALOGUE_PARTS from 'virtual:catalogue-parts';
+import type { CatalogueScope } from './catalogue-scopes';
 import { storedLanguage } from './stored-language';
 
 type Tree = Record<string, unknown>;
-
-/** Every namespace file of every language, loaded on demand (one chunk per part of a language). */
-const FILES = import.meta.glob<Tree>('../../locales/*/*.json', { import: 'default' });
-
-/** The namespace of a catalogue file path (`…/locales/ja/common.json` → `common`). */
-function namespaceOf(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
-}
 
 /** Deep-merges namespace files into one catalogue (`npm run validate` keeps their keys apart). */
 export function mergeTrees(parts: readonly Tree[]): Tree {
@@ -62,9 +55,9 @@ export function loadCatalogue(lng: Language, scope: CatalogueScope): Promise<voi
   const key = `${lng}:${scope}`;
   let p = loading.get(key);
   if (!p) {
-    const files = Object.entries(FILES).filter(([path]) => path.includes(`/locales/${lng}/`) && scopeOf(namespaceOf(path)) === scope);
-    p = Promise.all(files.map(([, load]) => load())).then((parts) => {
-      i18n.addResourceBundle(lng, 'translation', mergeTrees(parts), true, true);
+    const part = CATALOGUE_PARTS[key];
+    p = (part ? part() : Promise.resolve({ default: [] })).then((m) => {
+      i18n.addResourceBundle(lng, 'translation', mergeTrees(m.default), true, true);
     });
     loading.set(key, p);
   }

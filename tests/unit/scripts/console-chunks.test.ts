@@ -1,6 +1,7 @@
+import { basename, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogueChunkOf, chunkGroupsFrom, type FirstBuildChunk } from '../../../scripts/lib/console-chunks';
-import { scopeOf } from '@/console/catalogue-scopes';
+import { chunkGroupsFrom, type FirstBuildChunk } from '../../../scripts/lib/console-chunks';
+import { cataloguePartsOf } from '../../../scripts/lib/catalogue-parts';
 import { isCityPagePath } from '@/shared/open-routes';
 
 const root = '/p';
@@ -60,12 +61,17 @@ describe('console chunks (scripts/lib/console-chunks.ts)', () => {
   it('refuses a first build in which a page root is in no chunk', () => {
     expect(() => chunkGroupsFrom(root, chunks.filter((c) => c.fileName !== 'city-area.js'))).toThrow(/city-area\.tsx .* is in no chunk/);
   });
+});
 
-  it('names one chunk per language and catalogue part', () => {
-    expect(catalogueChunkOf('/p/locales/ja/common.json', scopeOf)).toBe('catalogue-ja-boot');
-    expect(catalogueChunkOf('/p/locales/en/lists.json', scopeOf)).toBe('catalogue-en-console');
-    expect(catalogueChunkOf('/p/locales/zh/chat.json', scopeOf)).toBe('catalogue-zh-page-chat');
-    expect(catalogueChunkOf('/p/schemas/news.schema.json', scopeOf)).toBeNull();
+describe('catalogue parts (scripts/lib/catalogue-parts.ts)', () => {
+  it('puts each namespace file of each language in its part: boot, console or one page', () => {
+    const parts = cataloguePartsOf(resolve(import.meta.dirname, '../../../locales'));
+    const names = (key: string) => (parts[key] ?? []).map((f) => basename(f));
+    expect(names('ja:boot')).toEqual(['access.json', 'common.json', 'console.json', 'shell.json']);
+    expect(names('en:page:chat')).toEqual(['chat.json']);
+    expect(names('zh:console')).toContain('lists.json');
+    expect(names('zh:console')).not.toContain('common.json');
+    expect(Object.keys(parts).filter((k) => k.startsWith('es:')).sort()).toEqual(['es:boot', 'es:console', 'es:page:chat', 'es:page:imports', 'es:page:statistics']);
   });
 });
 
