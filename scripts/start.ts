@@ -1,8 +1,9 @@
 /**
  * `npm start`: starts the API server at once, then, when the console build is missing or older than
- * its sources (src/console, src/shared, locales, schemas, menus, vite.config.ts, scripts/lib/console-chunks.ts, scripts/lib/catalogue-parts.ts, index.html), runs
- * `vite build` in a background child process. The server serves the console as soon as the build
- * lands (until then GET pages answer 'コンソールを準備中です…' and reload every 3 s).
+ * its sources (scripts/lib/console-build.ts BUILD_SOURCES: src/console, src/shared, locales, schemas,
+ * menus, the build's configuration and index.html), runs `vite build` in a background child process.
+ * The server serves the console as soon as the build lands (until then GET pages answer
+ * 'コンソールを準備中です…' and reload every 3 s).
  * Settings: see src/server/config.ts (PORT, HOST, DATA_DIR, DATABASE_URL, …). SKIP_CONSOLE_BUILD=1
  * never builds.
  */
