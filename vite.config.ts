@@ -81,6 +81,8 @@ export default async function config({ command }: ConfigEnv): Promise<UserConfig
         { find: /^qs$/, replacement: resolve(import.meta.dirname, 'src/console/qs-compat.ts') },
         // The browser's ResizeObserver instead of the polyfill antd imports (src/console/native-resize-observer.ts).
         { find: /^resize-observer-polyfill$/, replacement: resolve(import.meta.dirname, 'src/console/native-resize-observer.ts') },
+        // The scroll bar measured once, not again for every table that mounts (src/console/scrollbar-size.ts).
+        { find: /^rc-util\/es\/getScrollBarSize$/, replacement: resolve(import.meta.dirname, 'src/console/scrollbar-size.ts') },
       ],
     },
     server: {

@@ -16,7 +16,7 @@ import { isCityPagePath } from '@/shared/open-routes';
 import { registry } from '@/shared/registry';
 import { loadManifests } from './providers/manifests';
 import { useNotificationProvider } from './providers/notification-provider';
-import { loadConsoleCatalogues } from './i18n';
+import { currentLanguage, loadConsoleCatalogues } from './i18n';
 import { accessControlProvider } from './providers/access-control-provider';
 import { rootPath } from './providers/account';
 import { authProvider } from './providers/auth-provider';
@@ -25,6 +25,7 @@ import { i18nProvider } from './providers/i18n-provider';
 import { routerProvider } from './providers/router-provider';
 import { refineResources } from './resources/resource-routes';
 import { firstListRequest } from './resources/use-resource-list';
+import { prepareNumberFormat } from './resources/format-value';
 import { UnsavedInputGuard } from './resources/unsaved-input-guard';
 import { useCityMenu } from './layout/use-city-menu';
 import { useSession } from './hooks/use-session';
@@ -63,9 +64,11 @@ const GENERATED_PAGES = {
 // that page will wait for, beside the session check, instead of each once the code before it has run
 // (docs/performance.md 'What each page loads'): the city entry with the console catalogues, the
 // manifests, then the generated page's code and, for a list opened at its bare path, its first page
-// of rows (the request the page makes, `prefetchList`).
+// of rows (the request the page makes, `prefetchList`); and, in a task of its own, the number format
+// the list's first render would otherwise load (`prepareNumberFormat`).
 if (typeof location !== 'undefined' && isCityPagePath(location.pathname)) {
   void loadCityEntry();
+  setTimeout(() => prepareNumberFormat(currentLanguage()), 0);
   const { pathname, search } = location;
   void loadManifests().then((loaded) => {
     const at = loaded ? generatedPageAt(pathname) : null;

@@ -106,7 +106,8 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
     }
     if (want.has('matching')) jobs.push(request<{ count?: number }>(`${base}/matching/notification/`).then((r) => void (next.matching = Number(r?.count ?? 0))));
     await Promise.allSettled(jobs);
-    setCounts((c) => ({ ...c, ...next }));
+    // Unchanged counts keep the state, so the top bar does not render again after every navigation.
+    setCounts((c) => (Object.entries(next).every(([kind, n]) => c[kind as BellKind] === n) ? c : { ...c, ...next }));
   }, [base, city, kindsKey, userId]);
 
   // Every route change (000 4: the others refresh on navigation).

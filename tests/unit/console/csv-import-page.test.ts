@@ -8,9 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CSV_IMPORT_MAX_BYTES } from '@/shared/csv-import';
 import { i18n, loadConsoleCatalogues, switchLanguage } from '@/console/i18n';
 import { loadPageCatalogue } from '@/console/pages/page-catalogue';
-import { checkCsv, checkCsvFile, formatBytes, startImport } from '@/console/pages/import/import-api';
+import { checkCsv, checkCsvFile, formatBytes, importableRows, startImport } from '@/console/pages/import/import-api';
 import { percentOf } from '@/console/pages/import/import-status';
-import { importableRows } from '@/console/pages/import/dry-run-panel';
 import { hasFailedRows } from '@/console/pages/import/history-columns';
 
 beforeEach(async () => {

@@ -10,16 +10,11 @@ import { Alert, Flex, Statistic, Table, Typography } from 'antd';
 import { DRY_RUN_PROBLEMS_MAX, type DryRunAnswer, type ImportProblem } from '@/shared/csv-import';
 import { cityPath } from '../../resources/city-path';
 import { formatNumber } from '../../resources/format-value';
-import { IMPORT_PAGE_SIZE } from './import-api';
+import { IMPORT_PAGE_SIZE, importableRows } from './import-api';
 import { LevelTag } from './import-status';
 
 export interface DryRunPanelProps {
   answer: DryRunAnswer;
-}
-
-/** How many rows the import would bring in (rows without errors). */
-export function importableRows(answer: Pick<DryRunAnswer, 'rows' | 'errors'>): number {
-  return Math.max(0, answer.rows - answer.errors);
 }
 
 export function DryRunPanel({ answer }: DryRunPanelProps) {

@@ -24,6 +24,11 @@ export const IMPORT_POLL_MS = 500;
 /** Rows per page of an import's log and of the history (001 9: CSV rows, 20 a page). */
 export const IMPORT_PAGE_SIZE = 20;
 
+/** How many rows the import would bring in (rows without errors). */
+export function importableRows(answer: Pick<DryRunAnswer, 'rows' | 'errors'>): number {
+  return Math.max(0, answer.rows - answer.errors);
+}
+
 /** A refusal of the browser's checks: an i18n key of `imports.file.*` and its values. */
 export interface FileProblem {
   key: string;

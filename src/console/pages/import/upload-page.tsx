@@ -4,6 +4,7 @@
  * file (checked in the browser: .csv, not empty, at most 10 MB), check it (dry run: counts and
  * problems, nothing written), then import it and watch its progress, with a cancel button, to its end.
  */
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useOnError } from '@refinedev/core';
@@ -13,10 +14,16 @@ import { CSV_IMPORT_MAX_BYTES, type ImportKind } from '@/shared/csv-import';
 import { ERROR_TOAST_MS } from '@/shared/constants';
 import { cityPath } from '../../resources/city-path';
 import { PageCard } from '../../resources/page-card';
-import { downloadTemplate, formatBytes } from './import-api';
-import { DryRunPanel, importableRows } from './dry-run-panel';
-import { ImportRunPanel, SendingProgress } from './import-run-panel';
+import { downloadTemplate, formatBytes, importableRows } from './import-api';
 import { useCsvImport } from './use-csv-import';
+
+// What shows once a file is chosen (the check's counts and problems, the progress) is loaded then,
+// not with the page: its antd parts (Statistic, Progress, Tag) are not the upload form's.
+const loadDryRunPanel = () => import('./dry-run-panel');
+const loadRunPanel = () => import('./import-run-panel');
+const DryRunPanel = lazy(() => loadDryRunPanel().then((m) => ({ default: m.DryRunPanel })));
+const SendingProgress = lazy(() => loadRunPanel().then((m) => ({ default: m.SendingProgress })));
+const ImportRunPanel = lazy(() => loadRunPanel().then((m) => ({ default: m.ImportRunPanel })));
 
 const KINDS: ImportKind[] = ['ads', 'mall'];
 
@@ -29,6 +36,11 @@ export function ImportUploadPage() {
   const { phase, file, dryRun, sent, state } = run;
   const busy = phase === 'checking' || phase === 'sending' || phase === 'running';
   const choosing = phase === 'choose' || phase === 'checking' || phase === 'checked';
+  useEffect(() => {
+    if (!file) return;
+    void loadDryRunPanel();
+    void loadRunPanel();
+  }, [file]);
 
   const template = async () => {
     try {
@@ -108,7 +120,9 @@ export function ImportUploadPage() {
       {sent && (
         <>
           <Divider />
-          <SendingProgress sent={sent} onCancel={() => void run.cancel()} />
+          <Suspense>
+            <SendingProgress sent={sent} onCancel={() => void run.cancel()} />
+          </Suspense>
         </>
       )}
       {run.notice && <Alert type="info" showIcon style={{ marginTop: 16 }} message={run.notice} />}
@@ -116,7 +130,9 @@ export function ImportUploadPage() {
       {dryRun && (phase === 'checked' || phase === 'sending') && (
         <>
           <Divider />
-          <DryRunPanel answer={dryRun} />
+          <Suspense>
+            <DryRunPanel answer={dryRun} />
+          </Suspense>
           <Flex gap={12} justify="end" style={{ marginTop: 16 }}>
             <Button disabled={phase === 'sending'} onClick={run.reset}>
               {t('imports.upload.reset')}
@@ -135,7 +151,9 @@ export function ImportUploadPage() {
       {state && (phase === 'running' || phase === 'ended') && (
         <>
           <Divider />
-          <ImportRunPanel state={state} cancelling={run.cancelling} onCancel={() => void run.cancel()} onAnother={run.reset} />
+          <Suspense>
+            <ImportRunPanel state={state} cancelling={run.cancelling} onCancel={() => void run.cancel()} onAnother={run.reset} />
+          </Suspense>
         </>
       )}
     </PageCard>
