@@ -103,18 +103,19 @@ export const RecordActions = memo(function RecordActions({ set, id, record, onDe
   return (
     <Space size="small" wrap>
       {set.actions.map(({ action, label, confirm }) => (
-        <Popconfirm
+        <MountOnDemand
           key={action.name}
-          title={confirm}
-          okText={labels.run}
-          cancelText={labels.cancel}
-          okButtonProps={{ loading: commands.running }}
-          onConfirm={() => commands.run(action, id)}
+          on="click"
+          wrap={(child) => (
+            <Popconfirm defaultOpen title={confirm} okText={labels.run} cancelText={labels.cancel} okButtonProps={{ loading: commands.running }} onConfirm={() => commands.run(action, id)}>
+              {child}
+            </Popconfirm>
+          )}
         >
           <Button size="small" type={action.kind === 'toggle' && action.field && record?.[action.field] === true ? 'primary' : 'default'} data-action={action.name}>
             {label}
           </Button>
-        </Popconfirm>
+        </MountOnDemand>
       ))}
       {set.show && (
         <Button size="small" icon={<EyeOutlined />} onClick={() => set.open('show', id)}>
