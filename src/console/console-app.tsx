@@ -26,6 +26,7 @@ import { routerProvider } from './providers/router-provider';
 import { refineResources } from './resources/resource-routes';
 import { firstListRequest } from './resources/use-resource-list';
 import { prepareNumberFormat } from './resources/format-value';
+import getScrollBarSize from './scrollbar-size';
 import { UnsavedInputGuard } from './resources/unsaved-input-guard';
 import { useCityMenu } from './layout/use-city-menu';
 import { useSession } from './hooks/use-session';
@@ -65,10 +66,13 @@ const GENERATED_PAGES = {
 // (docs/performance.md 'What each page loads'): the city entry with the console catalogues, the
 // manifests, then the generated page's code and, for a list opened at its bare path, its first page
 // of rows (the request the page makes, `prefetchList`); and, in a task of its own, the number format
-// the list's first render would otherwise load (`prepareNumberFormat`).
+// and the scroll bar's size that the list's first render and commit would otherwise work out.
 if (typeof location !== 'undefined' && isCityPagePath(location.pathname)) {
   void loadCityEntry();
-  setTimeout(() => prepareNumberFormat(currentLanguage()), 0);
+  setTimeout(() => {
+    prepareNumberFormat(currentLanguage());
+    getScrollBarSize(); // measured while the page is small: in the table's first commit it lays out the whole page
+  }, 0);
   const { pathname, search } = location;
   void loadManifests().then((loaded) => {
     const at = loaded ? generatedPageAt(pathname) : null;
