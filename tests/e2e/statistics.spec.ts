@@ -140,7 +140,7 @@ test('an Operator reads the voucher statistics of the last month: figures, chart
   await shot(page, 'light-1280');
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(timeChart).toHaveAttribute('aria-label', /金額の推移/);
-  // The charts follow their container's new size (a size sensor) a moment after the window's.
+  // The charts follow their container's new size (chart.tsx, a ResizeObserver) a moment after the window's.
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await shot(page, 'light-390');
   await page.getByTestId('statistic-headline').screenshot({ path: '/tmp/stat-light-390-headline.png' });

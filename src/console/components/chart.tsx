@@ -10,9 +10,11 @@
  *   (ECharts' own JA, EN, ZH and ES texts). The table beside a chart is the long form of the data.
  * - Colours come from the antd theme token (primary colour first, then antd's preset palette), so a
  *   theme colour or dark mode of the top bar's pickers (000 2.3) applies to the charts too.
- * - The chart follows its container's size (echarts-for-react's size sensor).
+ * - The chart follows its container's size (`useFollowSize`), except while its page is kept out of
+ *   the document in a hidden tab (console-layout's kept pages): echarts-for-react's size sensor drew
+ *   it again at 0 × 0 when the tab was left and at its size when it came back.
  */
-import { useMemo, type CSSProperties } from 'react';
+import { useEffect, useMemo, useRef, type CSSProperties, type RefObject } from 'react';
 import { theme as antdTheme } from 'antd';
 import { useTranslation } from 'react-i18next';
 // echarts-for-react's core component (no full ECharts bundled), from its ES module build: the CommonJS
@@ -94,6 +96,27 @@ function isDark(background: string): boolean {
   if (hex.length !== 6) return false;
   const n = parseInt(hex, 16);
   return ((n >> 16) & 255) * 0.299 + ((n >> 8) & 255) * 0.587 + (n & 255) * 0.114 < 128;
+}
+
+/**
+ * Draws the chart again at its element's new size when that changes; not while the element is out
+ * of the document or has no size (a hidden tab's page), nor on its return at the size it had.
+ */
+function useFollowSize(chart: RefObject<ReactEChartsCore | null>): void {
+  useEffect(() => {
+    const element = chart.current?.ele;
+    if (!element) return;
+    let drawn = { width: element.clientWidth, height: element.clientHeight };
+    const observer = new ResizeObserver(() => {
+      const size = { width: element.clientWidth, height: element.clientHeight };
+      if (!element.isConnected || size.width === 0 || size.height === 0) return;
+      if (size.width === drawn.width && size.height === drawn.height) return;
+      drawn = size;
+      chart.current?.getEchartsInstance()?.resize({ width: 'auto', height: 'auto' });
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [chart]);
 }
 
 /**
@@ -190,8 +213,12 @@ export function Chart(props: ChartProps) {
     };
   }, [kind, title, categories, series, formatAxis, formatValue, horizontal, sparkline, token, dark]);
   const height = props.height ?? (sparkline ? 48 : 320);
+  const chart = useRef<ReactEChartsCore>(null);
+  useFollowSize(chart);
   return (
     <ReactEChartsCore
+      ref={chart}
+      autoResize={false}
       echarts={echarts}
       option={option}
       notMerge
