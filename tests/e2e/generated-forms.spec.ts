@@ -129,7 +129,8 @@ test("an advertisement's form in its sections: business hours set with the day c
     await url.fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
     await expect(videos.getByRole('img', { name: 'サムネイル' })).toHaveAttribute('src', 'https://img.youtube.com/vi/dQw4w9WgXcQ/hqdefault.jpg');
     await expect(videos.getByRole('alert')).toHaveCount(0);
-    expect(thumbnails).toEqual(['https://img.youtube.com/vi/dQw4w9WgXcQ/hqdefault.jpg']);
+    // The image is asked for after its src is set: the request reaches the route a moment later.
+    await expect.poll(() => thumbnails).toEqual(['https://img.youtube.com/vi/dQw4w9WgXcQ/hqdefault.jpg']);
     // publish (公開) from the status select
     await page.locator('.ant-select', { has: page.locator('#root_status') }).click();
     await clickInPopup(page.locator('.ant-select-item-option').filter({ hasText: /^公開$/ }).first());
