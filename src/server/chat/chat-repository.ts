@@ -37,21 +37,22 @@ export function toMessage(r: Record<string, unknown>): ChatMessage {
 }
 
 /**
- * SELECT of conversations `c` with their shop, class, teacher, last message and `$1`'s unread count.
- * Each is a lookup by key of its own (a lateral subquery or a scalar one), not a join: a plain join
- * of the seven tables cost more to plan than to run (on PGlite 9 ms a list, planning most of it,
- * 4 ms like this; docs/performance.md 'Chat'). `k` (the class) stays a name the WHERE may use.
+ * The columns and FROM of conversations `c` with their shop, class, teacher, last message and `$1`'s
+ * unread count. Each is a lookup by key of its own (a lateral subquery or a scalar one), not a join:
+ * a plain join of the seven tables cost more to plan than to run (on PGlite 9 ms a list, planning
+ * most of it, 4 ms like this; docs/performance.md 'Chat'). `k` (the class) stays a name the WHERE may use.
  */
-const CONVERSATION_SQL = `SELECT c.id, c.city, c.kind, c.shop_id, c.class_id, c.teacher_id,
+const CONVERSATION_COLUMNS = `c.id, c.city, c.kind, c.shop_id, c.class_id, c.teacher_id,
     s.name AS shop_name, s.image AS shop_image, k.name AS class_name, k.school AS school_id,
     (SELECT t.name FROM users t WHERE t.id = c.teacher_id) AS teacher_name,
     COALESCE((SELECT p.unread FROM chat_participants p WHERE p.conversation_id = c.id AND p.user_id = $1), 0) AS unread,
     m.id AS m_id, m.sender_id AS m_sender_id, m.sender_name AS m_sender_name, m.side AS m_side, m.text AS m_text,
-    (SELECT f.name FROM files f WHERE f.id = m.image_file_id) AS m_image, m.deleted AS m_deleted, m.created_at AS m_created_at
-  FROM chat_conversations c
+    (SELECT f.name FROM files f WHERE f.id = m.image_file_id) AS m_image, m.deleted AS m_deleted, m.created_at AS m_created_at`;
+const CONVERSATION_FROM = `FROM chat_conversations c
   LEFT JOIN LATERAL (SELECT a.data->>'name' AS name, a.data->'photos'->>0 AS image FROM ${AD_TABLE} a WHERE c.kind = 'shop' AND a.id = c.shop_id) s ON true
   LEFT JOIN LATERAL (SELECT k.data->>'name' AS name, (k.data->>'school')::bigint AS school FROM ${CLASS_TABLE} k WHERE c.kind = 'class' AND k.id = c.class_id) k ON true
   LEFT JOIN LATERAL (SELECT * FROM chat_messages m WHERE m.id = c.last_message_id) m ON true`;
+const CONVERSATION_SQL = `SELECT ${CONVERSATION_COLUMNS} ${CONVERSATION_FROM}`;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -60,21 +61,15 @@ export function toConversationKey(r: Record<string, unknown>): ConversationKey {
   return { city: String(r.city), kind: r.kind as 'shop' | 'class', shop_id: num(r.shop_id), class_id: num(r.class_id), teacher_id: num(r.teacher_id), school_id: num(r.school_id) };
 }
 
+/** The message of a row whose columns `m_<column>` are a message's (null when `m_id` is), in conversation `r.id`. */
+function prefixedMessage(r: Record<string, unknown>): ChatMessage | null {
+  if (r.m_id === null || r.m_id === undefined) return null;
+  const m = { conversation_id: r.id, ...Object.fromEntries(Object.entries(r).filter(([k]) => k.startsWith('m_')).map(([k, v]) => [k.slice(2), v])) };
+  return toMessage(m);
+}
+
 function toConversation(r: Record<string, unknown>): ChatConversation {
-  const last =
-    r.m_id === null || r.m_id === undefined
-      ? null
-      : toMessage({
-          id: r.m_id,
-          conversation_id: r.id,
-          sender_id: r.m_sender_id,
-          sender_name: r.m_sender_name,
-          side: r.m_side,
-          text: r.m_text,
-          image: r.m_image,
-          deleted: r.m_deleted,
-          created_at: r.m_created_at,
-        });
+  const last = prefixedMessage(r);
   return {
     id: Number(r.id),
     ...toConversationKey(r),
@@ -128,23 +123,52 @@ export async function listConversations(
   const params: unknown[] = [profile.id, city];
   const where = listWhere(profile, kind, params);
   if (where === null) return { content: [], total_length: 0 };
-  const rows = await db.query(`${CONVERSATION_SQL} WHERE ${where} ORDER BY c.last_message_at DESC NULLS LAST, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`, params);
   // The class is read only when the WHERE asks for its school (a President's list).
   const klass = where.includes('k.school') ? `LEFT JOIN LATERAL (SELECT (k.data->>'school')::bigint AS school FROM ${CLASS_TABLE} k WHERE c.kind = 'class' AND k.id = c.class_id) k ON true` : '';
-  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chat_conversations c ${klass} WHERE $1::int IS NOT NULL AND ${where}`, params);
-  return { content: rows.map(toConversation), total_length: Number(n) };
+  const count = `SELECT count(*)::int FROM chat_conversations c ${klass} WHERE $1::int IS NOT NULL AND ${where}`;
+  // The total rides on each row of the page (one statement: on PGlite's one connection a request
+  // then waits in line once); a page past the end asks for it alone.
+  const rows = await db.query(
+    `SELECT ${CONVERSATION_COLUMNS}, (${count}) AS total_length ${CONVERSATION_FROM} WHERE ${where} ORDER BY c.last_message_at DESC NULLS LAST, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+    params,
+  );
+  if (rows.length > 0) return { content: rows.map(toConversation), total_length: Number(rows[0].total_length) };
+  const [{ n }] = page.offset === 0 ? [{ n: 0 }] : await db.query<{ n: number }>(`SELECT (${count}) AS n`, params);
+  return { content: [], total_length: Number(n) };
 }
 
 /**
- * A page of the conversation's messages, going backwards: the `limit` newest with an id below
- * `before` (all when null), answered oldest first, and the cursor of the page before it (null at the
- * start). Ids only grow, so a page is the same however many messages arrive meanwhile.
+ * Conversation `id`'s key and a page of its messages, in one statement (on PGlite's one connection a
+ * request then waits in line once): the messages route checks the key (chat-access.ts) before it
+ * answers the page. A page goes backwards: the `limit` newest messages with an id below `before`
+ * (all when null), answered oldest first, and the cursor of the page before it (null at the start).
+ * Ids only grow, so a page is the same however many messages arrive meanwhile. Null when there is no
+ * such conversation.
  */
-export async function pageMessages(db: Queryable, conversationId: number, before: number | null, limit = CHAT_PAGE_SIZE): Promise<{ content: ChatMessage[]; next_before: number | null }> {
-  const rows = await db.query(`${MESSAGE_SQL} WHERE m.conversation_id = $1 AND ($2::bigint IS NULL OR m.id < $2) ORDER BY m.id DESC LIMIT ${limit + 1}`, [conversationId, before]);
-  const more = rows.length > limit;
-  const page = rows.slice(0, limit).map(toMessage).reverse();
-  return { content: page, next_before: more && page.length > 0 ? page[0].id : null };
+export async function conversationWithPage(
+  db: Queryable,
+  id: number,
+  before: number | null,
+  limit = CHAT_PAGE_SIZE,
+): Promise<{ key: ConversationKey; page: { content: ChatMessage[]; next_before: number | null } } | null> {
+  const rows = await db.query(
+    `SELECT c.id, c.city, c.kind, c.shop_id, c.class_id, c.teacher_id,
+       (SELECT (k.data->>'school')::bigint FROM ${CLASS_TABLE} k WHERE c.kind = 'class' AND k.id = c.class_id) AS school_id,
+       m.id AS m_id, m.sender_id AS m_sender_id, m.sender_name AS m_sender_name, m.side AS m_side, m.text AS m_text, m.image AS m_image, m.deleted AS m_deleted, m.created_at AS m_created_at
+     FROM chat_conversations c
+     LEFT JOIN LATERAL (${MESSAGE_SQL} WHERE m.conversation_id = c.id AND ($2::bigint IS NULL OR m.id < $2) ORDER BY m.id DESC LIMIT ${limit + 1}) m ON true
+     WHERE c.id = $1 ORDER BY m.id DESC`,
+    [id, before],
+  );
+  if (rows.length === 0) return null;
+  const messages = rows.flatMap((r) => prefixedMessage(r) ?? []);
+  return { key: toConversationKey(rows[0]), page: pageOf(messages, limit) };
+}
+
+/** The page of `newest` (newest first, up to `limit` + 1 to tell whether more come before): oldest first, with its cursor. */
+function pageOf(newest: ChatMessage[], limit: number): { content: ChatMessage[]; next_before: number | null } {
+  const page = newest.slice(0, limit).reverse();
+  return { content: page, next_before: newest.length > limit && page.length > 0 ? page[0].id : null };
 }
 
 /**

@@ -23,8 +23,8 @@ import { HttpError } from '../http-error';
 import { throwIfInvalid } from '../plugins/validation';
 import { chatAccess, type ChatSide } from './chat-access';
 import { authorizeChat, chatText as t } from './chat-authorize';
-import { CHAT_PAGE_SIZE, type ChatConversation } from '../../shared/chat';
-import { ensureOwnConversations, findConversation, listConversations, pageMessages } from './chat-repository';
+import { CHAT_PAGE_SIZE, type ChatConversation, type ConversationKey } from '../../shared/chat';
+import { conversationWithPage, ensureOwnConversations, findConversation, listConversations } from './chat-repository';
 import { CHAT_SCHEMAS as S } from './chat-schemas';
 import { registerChatStream } from './chat-stream';
 import { ChatRateLimited, deleteMessage, markRead, sendMessage } from './chat-writes';
@@ -40,17 +40,23 @@ interface Opened {
 
 /** Registers the chat calls and the chat stream. */
 export function registerChatRoutes(app: FastifyInstance): void {
-  /** The conversation of the path for a caller that may `action` on chat: 404 unless it takes part (or reads the class history). */
+  /** What `auth`'s caller may do in `conv` (of the path's city): 404 unless it takes part (or reads the class history), 403 a reader asked to write. */
+  function check(request: FastifyRequest, auth: Authorized, conv: ConversationKey | null, need: 'write' | 'read'): Pick<Opened, 'access' | 'side'> {
+    if (!conv || conv.city !== auth.city.name) throw new HttpError('not_found');
+    const { access, side } = chatAccess(auth.profile, conv);
+    if (access === null || access === 'list') throw new HttpError('not_found');
+    if (need === 'write' && access !== 'write') throw new HttpError('forbidden', { detail: t(request, 'live.chat.refused') });
+    return { access, side };
+  }
+
+  /** The conversation of the path for a caller that may `action` on chat, checked by `check`. */
   async function open(request: FastifyRequest, action: Action, need: 'write' | 'read'): Promise<Opened> {
     const auth = await authorizeChat(request, action);
     throwIfInvalid(request);
     const { id } = request.params as { id: number };
     const conv = await findConversation(app.db, Number(id), auth.profile.id);
-    if (!conv || conv.city !== auth.city.name) throw new HttpError('not_found');
-    const { access, side } = chatAccess(auth.profile, conv);
-    if (access === null || access === 'list') throw new HttpError('not_found');
-    if (need === 'write' && access !== 'write') throw new HttpError('forbidden', { detail: t(request, 'live.chat.refused') });
-    return { auth, conv, access, side };
+    const { access, side } = check(request, auth, conv, need);
+    return { auth, conv: conv!, access, side };
   }
 
   app.get(BASE, { schema: S.list }, async (request) => {
@@ -72,9 +78,13 @@ export function registerChatRoutes(app: FastifyInstance): void {
   });
 
   app.get(`${BASE}:id/messages/`, { schema: S.messages }, async (request) => {
-    const { conv } = await open(request, 'read', 'read');
+    const auth = await authorizeChat(request, 'read');
+    throwIfInvalid(request);
+    const { id } = request.params as { id: number };
     const { before } = request.query as { before?: number };
-    return pageMessages(app.db, conv.id, before ?? null);
+    const found = await conversationWithPage(app.db, Number(id), before ?? null);
+    check(request, auth, found?.key ?? null, 'read');
+    return found!.page;
   });
 
   app.post(`${BASE}:id/messages/`, { schema: S.send }, async (request, reply) => {

@@ -10,7 +10,7 @@ import type { ResourceDef } from '../../shared/registry';
 import { STATISTIC_TIME_ZONE, type DimensionDef, type MeasureDef, type StatisticDef, type StatisticInterval } from '../../shared/statistics';
 import { tableName, textExpr } from '../db/resource-tables';
 import { listWhere, readListQuery, type Match } from '../repositories/record-query';
-import { DAY_ZERO, type Rollup } from './rollups';
+import { DAY_ZERO, levelFor, levelMask, type Rollup } from './rollups';
 
 /** Tokyo days since 2000-01-01, both inclusive. */
 export interface DayRange {
@@ -108,7 +108,8 @@ export function rawSource(stat: StatisticDef, def: ResourceDef, city: string, li
  * The rollups as source: `where` holds equality filters on kept fields (text values), `owner` the
  * caller's own-row limits on kept fields. Every measure from the day table: counts and sums added
  * up, distinct values as the number of bits of the union of the day rows' value sets (of one width
- * in a city: ./rollups.ts WIDTH_STEP).
+ * in a city: ./rollups.ts WIDTH_STEP). Each statement reads the coarsest level of day rows that
+ * keeps the fields it filters and groups by (./rollups.ts `levelFor`).
  */
 export function rollupSource(stat: StatisticDef, r: Rollup, city: string, where: Record<string, unknown>, owner: readonly OwnedRows[]): Source {
   const conditions = (params: unknown[]) => {
@@ -132,10 +133,12 @@ export function rollupSource(stat: StatisticDef, r: Rollup, city: string, where:
     return `coalesce(bit_count(bit_or(u_${m.field})), 0)`;
   };
   const measures = stat.measures.map((m, i) => `${measure(m)} AS m${i}`).join(', ');
-  const dayPart = (range: DayRange | null, select: string, groupBy: string): Part => {
+  const filtered = [...Object.keys(where), ...owner.map((o) => o.field)];
+  const dayPart = (range: DayRange | null, select: string, groupBy: string, dim?: DimensionDef): Part => {
     const g = range ?? ALL;
     const params: unknown[] = [city, g.lo, g.hi];
-    const sql = `SELECT ${select}, ${measures} FROM ${r.days} WHERE city = $1 AND day BETWEEN date '${DAY_ZERO}' + $2::int AND date '${DAY_ZERO}' + $3::int${conditions(params)}${groupBy}`;
+    const level = levelMask(r, levelFor(r, [...filtered, ...(dim ? [dim.field, ...(dim.labelField ? [dim.labelField] : [])] : [])]));
+    const sql = `SELECT ${select}, ${measures} FROM ${r.days} WHERE city = $1 AND g = ${level} AND day BETWEEN date '${DAY_ZERO}' + $2::int AND date '${DAY_ZERO}' + $3::int${conditions(params)}${groupBy}`;
     return { sql, params };
   };
   return {
@@ -155,7 +158,7 @@ export function rollupSource(stat: StatisticDef, r: Rollup, city: string, where:
     },
     groups(range, dim) {
       const label = dim.labelField ? `max(c_${dim.labelField})` : 'NULL';
-      return [dayPart(range, `c_${dim.field} AS k, ${label} AS l`, ' GROUP BY 1')];
+      return [dayPart(range, `c_${dim.field} AS k, ${label} AS l`, ' GROUP BY 1', dim)];
     },
   };
 }

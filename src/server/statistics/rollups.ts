@@ -5,7 +5,13 @@
  * its table, so every write path counts: API, CSV import, seeds, SQL):
  * - `sd_<resource>`: one row per Tokyo day and combination of the dimension values (`c_<field>`: every
  *   dimension, label, filter, fixed and owner field of its statistics) with the row count `n` and the
- *   sums `s_<field>` of the summed fields;
+ *   sums `s_<field>` of the summed fields: the level `g = 0`;
+ * - in the same table, coarser levels of those day rows: per day and combination of fewer fields (the
+ *   `levels` of the rollup: none, each filter and dimension, each filter with each dimension), the
+ *   other fields NULL, `g` the bit mask of the fields left out (SQL's `GROUPING()`). They are made
+ *   again from the level-0 rows of the days a write touched, and let a query read a day's few rows
+ *   of the one level that keeps the fields it filters and groups by (3 months of a city's purchases
+ *   by platform: 180 rows, not 3,600; docs/performance.md 'Statistics');
  * - per distinct-counted field (`uf`, e.g. user_name) a column `u_<uf>` of that day row: the set of
  *   values seen, as a bit string over the values' numbers (bit i: the value numbered i);
  * - `sv_<resource>`: the numbers of the values, dense from 0 per city and field.
@@ -25,7 +31,7 @@ import { tableName } from '../db/resource-tables';
 /** Day 0 of the bit strings. */
 export const DAY_ZERO = '2000-01-01';
 const LOCK_ROLLUPS = 7_412_013;
-const VERSION = 4;
+const VERSION = 5;
 /**
  * The value sets of a city's day rows all have one width, a multiple of this many bits above the
  * largest value number, so that `bit_or` takes them as they are (padding each row at query time
@@ -45,6 +51,8 @@ export interface Rollup {
   sums: string[];
   /** Fields counted distinct (`uf`). */
   distinct: string[];
+  /** The coarser levels kept besides every column's: each a sorted list of columns, fewest first. */
+  levels: string[][];
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -73,7 +81,44 @@ export function rollupOf(def: ResourceDef, statistics: readonly StatisticDef[] =
   const distinct = [...new Set(mine.flatMap((s) => s.measures.filter((m) => m.kind === 'distinct').map((m) => m.field ?? '')))].sort();
   if (![def.name, ...columns, ...sums, ...distinct].every((f) => IDENT.test(f))) return null;
   const t = def.name;
-  return { resource: t, days: `sd_${t}`, values: `sv_${t}`, columns, sums, distinct };
+  return { resource: t, days: `sd_${t}`, values: `sv_${t}`, columns, sums, distinct, levels: levelsOf(mine, columns) };
+}
+
+/**
+ * The levels a statistic's queries read: its fixed fields with nothing, with each filter, each
+ * dimension (and its label), and each filter with each dimension; sorted, fewest columns first, the
+ * full set of `columns` left out (it is level 0). Empty when the rollup has no column.
+ */
+function levelsOf(statistics: readonly StatisticDef[], columns: readonly string[]): string[][] {
+  const found = new Map<string, string[]>();
+  for (const stat of statistics) {
+    const base = Object.keys(stat.fixed ?? {});
+    const dims = [[], ...stat.dimensions.map((d) => (d.labelField ? [d.field, d.labelField] : [d.field]))];
+    for (const filter of [[], ...stat.filters.map((f) => [f])]) {
+      for (const dim of dims) {
+        const level = [...new Set([...base, ...filter, ...dim])].filter((c) => columns.includes(c)).sort();
+        if (level.length < columns.length) found.set(level.join(), level);
+      }
+    }
+  }
+  return columns.length === 0 ? [] : [...found.values()].sort((a, b) => a.length - b.length || a.join().localeCompare(b.join()));
+}
+
+/**
+ * The `g` of a level of `r`: SQL's `GROUPING(c_<column>…)` over its columns in order, a bit per
+ * column (the first the highest) set when the level leaves that column out. 0 is every column.
+ */
+export function levelMask(r: Rollup, level: readonly string[]): number {
+  return r.columns.reduce((mask, c, i) => (level.includes(c) ? mask : mask | (1 << (r.columns.length - 1 - i))), 0);
+}
+
+/**
+ * The level of `r` that a query filtering or grouping by `fields` reads: the one with the fewest
+ * columns that keeps them all; every column's (level 0) when no coarser one does.
+ */
+export function levelFor(r: Rollup, fields: Iterable<string>): string[] {
+  const need = [...new Set(fields)];
+  return r.levels.find((level) => need.every((f) => level.includes(f))) ?? r.columns;
 }
 
 const num = (f: string) => `CASE WHEN jsonb_typeof(data->'${f}') = 'number' THEN (data->>'${f}')::numeric END`;
@@ -138,8 +183,26 @@ export function applySql(r: Rollup, source: string): string {
   const main = `INSERT INTO ${r.days} (city, day, ${[...cols, 'n', ...r.sums.map((f) => `s_${f}`), ...r.distinct.map((f) => `u_${f}`)].join(', ')})
       SELECT city, date '${DAY_ZERO}' + d, ${[...cols, 'count(*)', ...r.sums.map((f) => `coalesce(sum(${f}), 0)`), ...sets].join(', ')}
       FROM (${rows}) x GROUP BY ${key.join(', ')}
-      ON CONFLICT (city, day${cols.map((c) => `, ${c}`).join('')}) DO UPDATE SET n = ${r.days}.n + EXCLUDED.n${r.sums.map((f) => `, s_${f} = ${r.days}.s_${f} + EXCLUDED.s_${f}`).join('')}${r.distinct.map((f) => `, u_${f} = stat_union(${r.days}.u_${f}, EXCLUDED.u_${f})`).join('')}`;
-  return [`WITH ${parts.join(',\n')}\n${main}`, ...widen].join(';\n');
+      ON CONFLICT (city, g, day${cols.map((c) => `, ${c}`).join('')}) DO UPDATE SET n = ${r.days}.n + EXCLUDED.n${r.sums.map((f) => `, s_${f} = ${r.days}.s_${f} + EXCLUDED.s_${f}`).join('')}${r.distinct.map((f) => `, u_${f} = stat_union(${r.days}.u_${f}, EXCLUDED.u_${f})`).join('')}`;
+  return [`WITH ${parts.join(',\n')}\n${main}`, ...widen, ...levelsSql(r, source)].join(';\n');
+}
+
+/**
+ * The statement making again the coarser levels' rows of the (city, day)s of `source` from their
+ * level-0 rows (after those were written and widened: `bit_or` takes sets of one width).
+ */
+function levelsSql(r: Rollup, source: string): string[] {
+  if (r.levels.length === 0) return [];
+  const cols = r.columns.map((c) => `c_${c}`);
+  const sets = r.levels.map((level) => `(${level.map((c) => `c_${c}`).join(', ')})`).join(', ');
+  const measures = ['n', ...r.sums.map((f) => `s_${f}`), ...r.distinct.map((f) => `u_${f}`)];
+  return [
+    `INSERT INTO ${r.days} (city, g, day, ${[...cols, ...measures].join(', ')})
+      SELECT city, GROUPING(${cols.join(', ')}), day, ${[...cols, 'sum(n)', ...r.sums.map((f) => `sum(s_${f})`), ...r.distinct.map((f) => `bit_or(u_${f})`)].join(', ')}
+      FROM ${r.days} WHERE g = 0 AND (city, day) IN (SELECT DISTINCT city, (created_at AT TIME ZONE '${STATISTIC_TIME_ZONE}')::date FROM (${source}) src)
+      GROUP BY city, day, GROUPING SETS (${sets})
+      ON CONFLICT (city, g, day${cols.map((c) => `, ${c}`).join('')}) DO UPDATE SET ${measures.map((m) => `${m} = EXCLUDED.${m}`).join(', ')}`,
+  ];
 }
 
 /** The statements that (re)create the rollup of `def`: tables, unique keys, trigger functions and triggers. */
@@ -155,8 +218,8 @@ export function rollupDdl(def: ResourceDef, r: Rollup): string[] {
     ${applySql(r, `SELECT city, created_at, data FROM ${t} WHERE city IN (${cities})`)};`;
   return [
     ...dropDdl(def, r),
-    `CREATE TABLE ${r.days} (city text NOT NULL, day date NOT NULL, ${colDefs ? `${colDefs}, ` : ''}n bigint NOT NULL${r.sums.map((f) => `, s_${f} numeric NOT NULL`).join('')}${r.distinct.map((f) => `, u_${f} varbit`).join('')})`,
-    `CREATE UNIQUE INDEX ${r.days}_key ON ${r.days} (city, day${cols.map((c) => `, ${c}`).join('')}) NULLS NOT DISTINCT`,
+    `CREATE TABLE ${r.days} (city text NOT NULL, g int NOT NULL DEFAULT 0, day date NOT NULL, ${colDefs ? `${colDefs}, ` : ''}n bigint NOT NULL${r.sums.map((f) => `, s_${f} numeric NOT NULL`).join('')}${r.distinct.map((f) => `, u_${f} varbit`).join('')})`,
+    `CREATE UNIQUE INDEX ${r.days}_key ON ${r.days} (city, g, day${cols.map((c) => `, ${c}`).join('')}) NULLS NOT DISTINCT`,
     `CREATE TABLE ${r.values} (city text NOT NULL, uf text NOT NULL, uv text NOT NULL, n int NOT NULL, PRIMARY KEY (city, uf, uv), UNIQUE (city, uf, n))`,
     `CREATE FUNCTION ${r.days}_ins() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN ${lock} ${applySql(r, 'SELECT city, created_at, data FROM nt')}; RETURN NULL; END $f$`,
     `CREATE FUNCTION ${r.days}_upd() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN ${lock} ${rebuild('SELECT city FROM ot UNION SELECT city FROM nt')} RETURN NULL; END $f$`,
@@ -198,7 +261,7 @@ export async function ensureStatisticRollups(db: Database, resources: Iterable<R
 
 async function replaceRollup(tx: Queryable, def: ResourceDef, r: Rollup | null, signature: string | null): Promise<void> {
   if (!r || !signature) {
-    const old: Rollup = { resource: def.name, days: `sd_${def.name}`, values: `sv_${def.name}`, columns: [], sums: [], distinct: [] };
+    const old: Rollup = { resource: def.name, days: `sd_${def.name}`, values: `sv_${def.name}`, columns: [], sums: [], distinct: [], levels: [] };
     for (const sql of dropDdl(def, old)) await tx.exec(sql);
     await tx.query('DELETE FROM stat_rollups WHERE resource = $1', [def.name]);
     return;

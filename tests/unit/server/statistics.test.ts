@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATISTICS, type StatisticAnswer } from '../../../src/shared/statistics';
 import { registry } from '../../../src/shared/registry';
 import { aggregate, type StatisticQuery } from '../../../src/server/statistics/aggregate';
+import { levelFor, levelMask, rollupOf } from '../../../src/server/statistics/rollups';
 import { bearer, createTestApp, login, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -130,6 +131,35 @@ describe('a statistic over hand-made purchases (pass-purchases)', () => {
     await t.db.query("DELETE FROM r_purchase_transaction WHERE city = 'kobe' AND data->>'user_name' = 'new'");
     const back = (await get(`/kobe/api/statistics/pass-purchases/?${RANGE}`)).body as unknown as StatisticAnswer;
     expect(back.totals).toEqual({ total_money: 6400, total_user: 3, count: 4 });
+  });
+});
+
+describe('the coarser levels of the rollups', () => {
+  const r = rollupOf(registry.get('purchase_transaction')!)!;
+
+  it('a query reads the level with the fewest columns that keeps what it filters and groups by', () => {
+    expect(r.levels).toContainEqual([]);
+    expect(levelFor(r, [])).toEqual([]);
+    expect(levelFor(r, ['platform'])).toEqual(['platform']);
+    expect(levelFor(r, ['status', 'platform'])).toEqual(['platform', 'status']);
+    expect(levelFor(r, ['env', 'platform', 'status'])).toEqual(r.columns);
+    expect(levelMask(r, r.columns)).toBe(0);
+  });
+
+  it('each level holds, per day, what the full level sums to, after inserts and a delete', async () => {
+    const [one] = PURCHASES;
+    await insertPurchases([{ ...one, user: 'gone', at: '2024-03-05T01:00:00Z' }]);
+    await t.db.query("DELETE FROM r_purchase_transaction WHERE data->>'user_name' = 'gone'");
+    await insertPurchases([{ ...one, user: 'late', at: '2024-03-06T01:00:00Z', status: 'pending' }]);
+    const day = (g: number) =>
+      t.db.query<{ day: string; n: number; s: string; u: number }>(
+        `SELECT city || day AS day, sum(n)::int AS n, sum(s_amount)::text AS s, bit_count(bit_or(u_user_name))::int AS u FROM ${r.days} WHERE g = $1 GROUP BY city, day ORDER BY 1`,
+        [g],
+      );
+    const full = await day(0);
+    expect(full.map((d) => d.n).reduce((a, b) => a + b)).toBe(PURCHASES.length + 1);
+    for (const level of r.levels) expect(await day(levelMask(r, level)), level.join() || 'none').toEqual(full);
+    await t.db.query("DELETE FROM r_purchase_transaction WHERE data->>'user_name' = 'late'");
   });
 });
 
