@@ -6,8 +6,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { pruneModulePreloadLinks } from './preload-links';
-import './base.css';
-import './focus-visible.css';
 
 pruneModulePreloadLinks();
 

@@ -212,3 +212,19 @@ test.describe('routes (000 2.1, 4)', () => {
     expect(((await list.json()) as { content: Array<{ permission: string; school: number }> }).content).toMatchObject([{ permission: 'Teacher', school: 3 }]);
   });
 });
+
+test.describe('before the scripts run', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a page shows the product's name from its first paint, not a blank page", async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByText('シティ管理コンソール')).toBeVisible();
+    await expect(page.getByLabel('ユーザー名')).toHaveCount(0);
+  });
+});
+
+test('the console replaces that name with the page: the login page shows it once, as its heading', async ({ page }) => {
+  await openLogin(page);
+  await expect(page.getByText('シティ管理コンソール', { exact: true })).toHaveCount(1);
+  await expect(page.getByRole('heading', { name: 'シティ管理コンソール' })).toBeVisible();
+});

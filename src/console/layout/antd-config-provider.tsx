@@ -25,7 +25,7 @@ export function AntdConfigProvider({ children }: { children: ReactNode }) {
   const theme = useMemo(() => themeOf(size, themeColor, dark), [size, themeColor, dark]);
   useEffect(() => {
     // The page itself follows: native scrollbars and controls, and the focus outline's colour
-    // (focus-visible.css) that must stand out on dark surfaces too.
+    // (index.html's style) that must stand out on dark surfaces too.
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
     document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
   }, [dark]);
