@@ -38,21 +38,29 @@ export function toMessage(r: Record<string, unknown>): ChatMessage {
 
 /**
  * The columns and FROM of conversations `c` with their shop, class, teacher, last message and `$1`'s
- * unread count. Each is a lookup by key of its own (a lateral subquery or a scalar one), not a join:
- * a plain join of the seven tables cost more to plan than to run (on PGlite 9 ms a list, planning
- * most of it, 4 ms like this; docs/performance.md 'Chat'). `k` (the class) stays a name the WHERE may use.
+ * unread count; of one kind (the other kind's columns NULL) or of both (null). Each is a lookup by
+ * key of its own (a lateral subquery or a scalar one), not a join, and a list of one kind leaves the
+ * other kind's tables out: a plain join of the seven tables cost more to plan than to run (on PGlite
+ * 9 ms a list, planning most of it; docs/performance.md 'Chat'). `k` (the class) stays a name the
+ * WHERE may use.
  */
-const CONVERSATION_COLUMNS = `c.id, c.city, c.kind, c.shop_id, c.class_id, c.teacher_id,
-    s.name AS shop_name, s.image AS shop_image, k.name AS class_name, k.school AS school_id,
-    (SELECT t.name FROM users t WHERE t.id = c.teacher_id) AS teacher_name,
+function conversationParts(kind: 'shop' | 'class' | null): { columns: string; from: string } {
+  const shop = kind !== 'class';
+  const klass = kind !== 'shop';
+  const columns = `c.id, c.city, c.kind, c.shop_id, c.class_id, c.teacher_id,
+    ${shop ? 's.name AS shop_name, s.image AS shop_image' : 'NULL::text AS shop_name, NULL::text AS shop_image'},
+    ${klass ? 'k.name AS class_name, k.school AS school_id, (SELECT t.name FROM users t WHERE t.id = c.teacher_id) AS teacher_name' : 'NULL::text AS class_name, NULL::bigint AS school_id, NULL::text AS teacher_name'},
     COALESCE((SELECT p.unread FROM chat_participants p WHERE p.conversation_id = c.id AND p.user_id = $1), 0) AS unread,
     m.id AS m_id, m.sender_id AS m_sender_id, m.sender_name AS m_sender_name, m.side AS m_side, m.text AS m_text,
     (SELECT f.name FROM files f WHERE f.id = m.image_file_id) AS m_image, m.deleted AS m_deleted, m.created_at AS m_created_at`;
-const CONVERSATION_FROM = `FROM chat_conversations c
-  LEFT JOIN LATERAL (SELECT a.data->>'name' AS name, a.data->'photos'->>0 AS image FROM ${AD_TABLE} a WHERE c.kind = 'shop' AND a.id = c.shop_id) s ON true
-  LEFT JOIN LATERAL (SELECT k.data->>'name' AS name, (k.data->>'school')::bigint AS school FROM ${CLASS_TABLE} k WHERE c.kind = 'class' AND k.id = c.class_id) k ON true
+  const from = `FROM chat_conversations c
+  ${shop ? `LEFT JOIN LATERAL (SELECT a.data->>'name' AS name, a.data->'photos'->>0 AS image FROM ${AD_TABLE} a WHERE c.kind = 'shop' AND a.id = c.shop_id) s ON true` : ''}
+  ${klass ? `LEFT JOIN LATERAL (SELECT k.data->>'name' AS name, (k.data->>'school')::bigint AS school FROM ${CLASS_TABLE} k WHERE c.kind = 'class' AND k.id = c.class_id) k ON true` : ''}
   LEFT JOIN LATERAL (SELECT * FROM chat_messages m WHERE m.id = c.last_message_id) m ON true`;
-const CONVERSATION_SQL = `SELECT ${CONVERSATION_COLUMNS} ${CONVERSATION_FROM}`;
+  return { columns, from };
+}
+const ANY_KIND = conversationParts(null);
+const CONVERSATION_SQL = `SELECT ${ANY_KIND.columns} ${ANY_KIND.from}`;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -126,10 +134,11 @@ export async function listConversations(
   // The class is read only when the WHERE asks for its school (a President's list).
   const klass = where.includes('k.school') ? `LEFT JOIN LATERAL (SELECT (k.data->>'school')::bigint AS school FROM ${CLASS_TABLE} k WHERE c.kind = 'class' AND k.id = c.class_id) k ON true` : '';
   const count = `SELECT count(*)::int FROM chat_conversations c ${klass} WHERE $1::int IS NOT NULL AND ${where}`;
+  const parts = conversationParts(kind);
   // The total rides on each row of the page (one statement: on PGlite's one connection a request
   // then waits in line once); a page past the end asks for it alone.
   const rows = await db.query(
-    `SELECT ${CONVERSATION_COLUMNS}, (${count}) AS total_length ${CONVERSATION_FROM} WHERE ${where} ORDER BY c.last_message_at DESC NULLS LAST, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+    `SELECT ${parts.columns}, (${count}) AS total_length ${parts.from} WHERE ${where} ORDER BY c.last_message_at DESC NULLS LAST, c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
     params,
   );
   if (rows.length > 0) return { content: rows.map(toConversation), total_length: Number(rows[0].total_length) };
