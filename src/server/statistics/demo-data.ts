@@ -22,6 +22,7 @@ import { STATISTIC_TIME_ZONE } from '../../shared/statistics';
 import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { countSeeded, DEMO_CITIES } from '../seed-examples';
+import { DEFER_LEVELS, refreshStatisticLevels } from './rollups';
 
 /** The days of demo data, today included. */
 export const DEMO_DAYS = 90;
@@ -297,6 +298,8 @@ export async function seedDemoStatistics(db: Database, resources: ReadonlyMap<st
   const rows: Record<string, number> = {};
   await db.transaction(async (tx) => {
     await tx.query('SELECT setseed($1)', [RANDOM_SEED]);
+    // The rollups' coarser levels are made once at the end, not after each of the series' inserts.
+    await tx.exec(`SET LOCAL ${DEFER_LEVELS} = 'on'`);
     const counts: Array<{ resource: string; city: string; n: number }> = [];
     // A GIN (trigram) index takes each row far slower than it is built over all rows at once: the
     // tables' GIN indexes are dropped for the load and made again from their own definitions.
@@ -327,6 +330,8 @@ export async function seedDemoStatistics(db: Database, resources: ReadonlyMap<st
       }
     }
     for (const { def } of gin) await tx.exec(def);
+    await refreshStatisticLevels(tx, new Set(SERIES.flatMap((s) => (resources.has(s.resource) ? [resources.get(s.resource)!] : []))));
+    await tx.exec(`SET LOCAL ${DEFER_LEVELS} = 'off'`);
     await countSeeded(tx, counts);
     await linkDemoAccounts(tx, resources);
   });

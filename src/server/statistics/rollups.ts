@@ -7,7 +7,7 @@
  *   dimension, label, filter, fixed and owner field of its statistics) with the row count `n` and the
  *   sums `s_<field>` of the summed fields: the level `g = 0`;
  * - in the same table, coarser levels of those day rows: per day and combination of fewer fields (the
- *   `levels` of the rollup: none, each filter and dimension, each filter with each dimension), the
+ *   `levels` of the rollup: none, each filter, each dimension), the
  *   other fields NULL, `g` the bit mask of the fields left out (SQL's `GROUPING()`). They are made
  *   again from the level-0 rows of the days a write touched, and let a query read a day's few rows
  *   of the one level that keeps the fields it filters and groups by (3 months of a city's purchases
@@ -85,23 +85,22 @@ export function rollupOf(def: ResourceDef, statistics: readonly StatisticDef[] =
 }
 
 /**
- * The levels a statistic's queries read: its fixed fields with nothing, with each filter, each
- * dimension (and its label), and each filter with each dimension; sorted, fewest columns first, the
- * full set of `columns` left out (it is level 0). Empty when the rollup has no column.
+ * The levels a statistic's queries read: its fixed fields with nothing, with each filter, and with
+ * each dimension (and its label); sorted, fewest columns first, the
+ * full set of `columns` left out (it is level 0). Empty when the rollup has no column, or more than
+ * SQL's `GROUPING()` takes (31).
  */
 function levelsOf(statistics: readonly StatisticDef[], columns: readonly string[]): string[][] {
   const found = new Map<string, string[]>();
   for (const stat of statistics) {
     const base = Object.keys(stat.fixed ?? {});
-    const dims = [[], ...stat.dimensions.map((d) => (d.labelField ? [d.field, d.labelField] : [d.field]))];
-    for (const filter of [[], ...stat.filters.map((f) => [f])]) {
-      for (const dim of dims) {
-        const level = [...new Set([...base, ...filter, ...dim])].filter((c) => columns.includes(c)).sort();
-        if (level.length < columns.length) found.set(level.join(), level);
-      }
+    const parts = [[], ...stat.filters.map((f) => [f]), ...stat.dimensions.map((d) => (d.labelField ? [d.field, d.labelField] : [d.field]))];
+    for (const part of parts) {
+      const level = [...new Set([...base, ...part])].filter((c) => columns.includes(c)).sort();
+      if (level.length < columns.length) found.set(level.join(), level);
     }
   }
-  return columns.length === 0 ? [] : [...found.values()].sort((a, b) => a.length - b.length || a.join().localeCompare(b.join()));
+  return columns.length === 0 || columns.length > 31 ? [] : [...found.values()].sort((a, b) => a.length - b.length || a.join().localeCompare(b.join()));
 }
 
 /**
@@ -154,7 +153,7 @@ export const DAY_NUMBER = `((created_at AT TIME ZONE '${STATISTIC_TIME_ZONE}')::
  * set of values (merged into the day row already there); then the sets of the other day rows of the
  * cities whose values outgrew the width are widened (WIDTH_STEP).
  */
-export function applySql(r: Rollup, source: string): string {
+export function applySql(r: Rollup, source: string, levels = true): string {
   const cols = r.columns.map((c) => `c_${c}`);
   const colExprs = r.columns.map((c) => `data->>'${c}' AS c_${c}`);
   const parts = [`s AS (SELECT city, ${DAY_NUMBER} AS d, data FROM (${source}) src)`];
@@ -184,14 +183,33 @@ export function applySql(r: Rollup, source: string): string {
       SELECT city, date '${DAY_ZERO}' + d, ${[...cols, 'count(*)', ...r.sums.map((f) => `coalesce(sum(${f}), 0)`), ...sets].join(', ')}
       FROM (${rows}) x GROUP BY ${key.join(', ')}
       ON CONFLICT (city, g, day${cols.map((c) => `, ${c}`).join('')}) DO UPDATE SET n = ${r.days}.n + EXCLUDED.n${r.sums.map((f) => `, s_${f} = ${r.days}.s_${f} + EXCLUDED.s_${f}`).join('')}${r.distinct.map((f) => `, u_${f} = stat_union(${r.days}.u_${f}, EXCLUDED.u_${f})`).join('')}`;
-  return [`WITH ${parts.join(',\n')}\n${main}`, ...widen, ...levelsSql(r, source)].join(';\n');
+  return [`WITH ${parts.join(',\n')}\n${main}`, ...widen, ...(levels ? levelsSql(r, source) : [])].join(';\n');
 }
 
 /**
- * The statement making again the coarser levels' rows of the (city, day)s of `source` from their
- * level-0 rows (after those were written and widened: `bit_or` takes sets of one width).
+ * A setting of the session: while it is 'on' (`SET LOCAL`, one transaction), inserts leave the
+ * coarser levels as they are, for a bulk load of many statements (the demo data) to make them once
+ * at its end (`refreshStatisticLevels`).
  */
-function levelsSql(r: Rollup, source: string): string[] {
+export const DEFER_LEVELS = 'stat.defer_levels';
+
+/**
+ * Makes again every coarser level of the rollups of `resources` from their full rows: the end of a
+ * bulk load that deferred them (DEFER_LEVELS) in the same transaction `tx`.
+ */
+export async function refreshStatisticLevels(tx: Queryable, resources: Iterable<ResourceDef>): Promise<void> {
+  for (const def of resources) {
+    const r = rollupOf(def);
+    for (const sql of r ? levelsSql(r, null) : []) await tx.exec(sql);
+  }
+}
+
+/**
+ * The statement making again the coarser levels' rows of the (city, day)s of `source` (null: of
+ * every day) from their level-0 rows (after those were written and widened: `bit_or` takes sets of
+ * one width).
+ */
+function levelsSql(r: Rollup, source: string | null): string[] {
   if (r.levels.length === 0) return [];
   const cols = r.columns.map((c) => `c_${c}`);
   const sets = r.levels.map((level) => `(${level.map((c) => `c_${c}`).join(', ')})`).join(', ');
@@ -199,7 +217,7 @@ function levelsSql(r: Rollup, source: string): string[] {
   return [
     `INSERT INTO ${r.days} (city, g, day, ${[...cols, ...measures].join(', ')})
       SELECT city, GROUPING(${cols.join(', ')}), day, ${[...cols, 'sum(n)', ...r.sums.map((f) => `sum(s_${f})`), ...r.distinct.map((f) => `bit_or(u_${f})`)].join(', ')}
-      FROM ${r.days} WHERE g = 0 AND (city, day) IN (SELECT DISTINCT city, (created_at AT TIME ZONE '${STATISTIC_TIME_ZONE}')::date FROM (${source}) src)
+      FROM ${r.days} WHERE g = 0${source === null ? '' : ` AND (city, day) IN (SELECT DISTINCT city, (created_at AT TIME ZONE '${STATISTIC_TIME_ZONE}')::date FROM (${source}) src)`}
       GROUP BY city, day, GROUPING SETS (${sets})
       ON CONFLICT (city, g, day${cols.map((c) => `, ${c}`).join('')}) DO UPDATE SET ${measures.map((m) => `${m} = EXCLUDED.${m}`).join(', ')}`,
   ];
@@ -221,7 +239,9 @@ export function rollupDdl(def: ResourceDef, r: Rollup): string[] {
     `CREATE TABLE ${r.days} (city text NOT NULL, g int NOT NULL DEFAULT 0, day date NOT NULL, ${colDefs ? `${colDefs}, ` : ''}n bigint NOT NULL${r.sums.map((f) => `, s_${f} numeric NOT NULL`).join('')}${r.distinct.map((f) => `, u_${f} varbit`).join('')})`,
     `CREATE UNIQUE INDEX ${r.days}_key ON ${r.days} (city, g, day${cols.map((c) => `, ${c}`).join('')}) NULLS NOT DISTINCT`,
     `CREATE TABLE ${r.values} (city text NOT NULL, uf text NOT NULL, uv text NOT NULL, n int NOT NULL, PRIMARY KEY (city, uf, uv), UNIQUE (city, uf, n))`,
-    `CREATE FUNCTION ${r.days}_ins() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN ${lock} ${applySql(r, 'SELECT city, created_at, data FROM nt')}; RETURN NULL; END $f$`,
+    `CREATE FUNCTION ${r.days}_ins() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN ${lock} ${applySql(r, 'SELECT city, created_at, data FROM nt', false)};
+      IF current_setting('${DEFER_LEVELS}', true) IS DISTINCT FROM 'on' THEN ${levelsSql(r, 'SELECT city, created_at, data FROM nt').join(';') || 'NULL'}; END IF;
+      RETURN NULL; END $f$`,
     `CREATE FUNCTION ${r.days}_upd() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN ${lock} ${rebuild('SELECT city FROM ot UNION SELECT city FROM nt')} RETURN NULL; END $f$`,
     `CREATE FUNCTION ${r.days}_del() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN ${lock} ${rebuild('SELECT city FROM ot')} RETURN NULL; END $f$`,
     `CREATE TRIGGER ${r.days}_ins AFTER INSERT ON ${t} REFERENCING NEW TABLE AS nt FOR EACH STATEMENT EXECUTE FUNCTION ${r.days}_ins()`,
