@@ -48,6 +48,26 @@ function Basemap() {
   return data ? <GeoJSON data={data} style={BASEMAP_STYLE} interactive={false} attribution={BASEMAP_CREDIT} /> : null;
 }
 
+/**
+ * Leaflet measures its container when the map is made and on window resizes only. A map made while
+ * its page was not laid out yet (a page opened at its address mounts before its tab's pane is
+ * shown; a kept tab is out of the document, docs/architecture.md) measured 0 × 0 and put its view's
+ * centre at the container's corner. This follows the container's size, keeping the centre; a
+ * hidden container (0 × 0) leaves the map as it is.
+ */
+function FollowContainerSize() {
+  const map = useMap();
+  useEffect(() => {
+    const container = map.getContainer();
+    const observer = new ResizeObserver(() => {
+      if (container.clientWidth > 0 && container.clientHeight > 0) map.invalidateSize({ animate: false });
+    });
+    observer.observe(container);
+    return () => observer.disconnect();
+  }, [map]);
+  return null;
+}
+
 /** Keeps the view on `center` when it changes from outside (e.g. a number typed in a form). */
 function FollowCenter({ center }: { center?: LatLng | null }) {
   const map = useMap();
@@ -78,6 +98,7 @@ export function BaseMap({ center, zoom = DEFAULT_ZOOM, follow, height = 480, lab
   return (
     <div className="console-map" role="region" aria-label={label} data-testid={testId} style={{ height }}>
       <MapContainer center={[start.lat, start.lng]} zoom={zoom} style={{ height: '100%', width: '100%' }} worldCopyJump={false} attributionControl>
+        <FollowContainerSize />
         <Basemap />
         {settings?.tile_url && (
           <TileLayer url={settings.tile_url} attribution={escapeText(settings.tile_attribution)} referrerPolicy="strict-origin-when-cross-origin" />
