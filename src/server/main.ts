@@ -11,6 +11,7 @@ import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { prepareDatabase } from './db/prepare';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed';
+import { DEMO_STATISTICS_JOB } from './statistics/demo-data';
 
 export interface Running {
   app: FastifyInstance;
@@ -45,10 +46,11 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
   let db = await openDatabase(config, { handleSignals: false });
   let app: FastifyInstance | null = null;
   try {
-    const prepared = await prepareDatabase(db, { demo: !config.production });
+    // The demo statistics are made by a job once the server listens: the start does not wait for them.
+    const prepared = await prepareDatabase(db, { demo: !config.production, demoStatistics: 'job' });
     if (prepared.seeded && db.kind === 'pglite' && config.dataDir !== 'memory://') {
-      // PGlite's WebAssembly memory only grows: the first start's seed (demo members, 90 days of
-      // statistics, their indexes) left it at about 220 MB, the server's RSS at about 550 MB before
+      // PGlite's WebAssembly memory only grows: the first start's seed (demo members, the examples,
+      // their indexes; the statistics were then part of it too) left it at about 220 MB, the server's RSS at about 550 MB before
       // its first call. Opened again, the same database starts at about 140 MB (docs/performance.md
       // 'Under load').
       await db.close();
@@ -69,6 +71,7 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
         return closing;
       },
     };
+    if (prepared.seeded) await listening.jobs.runNow(DEMO_STATISTICS_JOB);
     if (!options.quiet) console.log(banner(running, prepared.seeded));
     if (options.onSignals !== false) {
       const stop = (signal: NodeJS.Signals) => {

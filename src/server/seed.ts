@@ -12,7 +12,8 @@ import { hashPassword } from './auth/passwords';
 import { recordDemoFiles } from './files/demo-files';
 import { seedExamples } from './seed-examples';
 import { seedDemoChat } from './chat/chat-demo';
-import { seedDemoStatistics } from './statistics/demo-data';
+import { DEMO_STATISTICS_DELAY_MS, DEMO_STATISTICS_JOB, linkDemoAccounts, seedDemoStatistics, type DemoStatisticsPayload } from './statistics/demo-data';
+import { enqueueJob } from './jobs/job-runner';
 import { seedDemoMembers } from './push/demo-members';
 import { createUser, type NewUser } from './repositories/user-repository';
 import { manifestCities, type Manifest } from '../shared/manifest';
@@ -70,23 +71,35 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = DEMO_USERS.map(({ username,
   cities: role === 'Administrator' ? ['(all)'] : cities,
 }));
 
-async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>): Promise<void> {
+/**
+ * When the 90 days of demo statistics are made on a new database: `now`, in the seed; `job`, by a
+ * job the server's runner runs after its start (statistics/demo-data.ts `demoStatisticsJob`), so the
+ * start does not wait for them.
+ */
+export type DemoStatisticsWhen = 'now' | 'job';
+
+async function seedDemoContent(db: Database, resources: ReadonlyMap<string, ResourceDef>, statistics: DemoStatisticsWhen): Promise<void> {
   // The sample pictures and PDF the examples name (`/files/<name>`), as uploads of kobe (files/demo-files.ts).
   await recordDemoFiles(db, 'kobe');
   // Every resource's demo rows come from its schema's examples (seed-examples.ts).
   const { problems } = await seedExamples(db, resources);
   for (const p of problems) console.warn(`seed: skipped an example that breaks a rule: ${p}`);
   // 90 days of purchases, uses and clicks for the statistics and the dashboard, made from those rows.
-  await seedDemoStatistics(db, resources);
+  if (statistics === 'now') await seedDemoStatistics(db, resources);
+  // Due at once when the server listens (main.ts); the delay covers a start that stopped before.
+  else await enqueueJob(db, DEMO_STATISTICS_JOB, { now: Date.now(), done: [] } satisfies DemoStatisticsPayload, { delayMs: DEMO_STATISTICS_DELAY_MS });
+  // The demo accounts get the shops and school those figures are about.
+  await linkDemoAccounts(db, resources);
   // Demo chat of kobe between the demo advertiser's shop and the city, and the teacher's class (chat/chat-demo.ts).
   if (resources.has('advertisement') && resources.has('school_class')) await seedDemoChat(db);
 }
 
 /**
- * Seeds a new database: cities always, demo users and content when `demo`. Does nothing when the
- * cities table is not empty. Resolves to whether it seeded.
+ * Seeds a new database: cities always, demo users and content when `demo` (its statistics when
+ * `demoStatistics` says, default now). Does nothing when the cities table is not empty. Resolves to
+ * whether it seeded.
  */
-export async function seed(db: Database, options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef> }): Promise<boolean> {
+export async function seed(db: Database, options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef>; demoStatistics?: DemoStatisticsWhen }): Promise<boolean> {
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM cities');
   if (n > 0) return false;
   // Every demo account has the same (published) password: one hash serves them all.
@@ -113,7 +126,7 @@ export async function seed(db: Database, options: { demo: boolean; resources?: R
     for (const u of users) await createUser(tx, u);
     return true;
   });
-  if (seeded && options.demo) await seedDemoContent(db, options.resources ?? registry);
+  if (seeded && options.demo) await seedDemoContent(db, options.resources ?? registry, options.demoStatistics ?? 'now');
   return seeded;
 }
 

@@ -3,7 +3,7 @@
  * seed. Safe to run on every start and from several processes at once.
  */
 import { registry, type ResourceDef } from '../../shared/registry';
-import { ensureManifestCities, seed } from '../seed';
+import { ensureManifestCities, seed, type DemoStatisticsWhen } from '../seed';
 import type { Manifest } from '../../shared/manifest';
 import type { Database } from './database';
 import { migrate } from './migrations';
@@ -20,14 +20,14 @@ export interface Prepared {
 
 /**
  * Migrates, creates the tables of `resources` (default: the registry) and seeds a new database
- * (demo users and content when `demo`). On PGlite, where this process is the only writer, the list
+ * (demo users and content when `demo`, its statistics when `demoStatistics` says). On PGlite, where this process is the only writer, the list
  * counts are also recomputed so rows written by other means are counted (not on a new database,
  * whose tables are empty). Then every city of a manifest (`options.manifests`, default menus/*.json as read at start: ../manifests.ts)
  * without a row gets one.
  */
 export async function prepareDatabase(
   db: Database,
-  options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef>; manifests?: Readonly<Record<string, Manifest>> },
+  options: { demo: boolean; resources?: ReadonlyMap<string, ResourceDef>; manifests?: Readonly<Record<string, Manifest>>; demoStatistics?: DemoStatisticsWhen },
 ): Promise<Prepared> {
   const resources = options.resources ?? registry;
   const migrations = await migrate(db);
@@ -39,7 +39,7 @@ export async function prepareDatabase(
   await ensureStatisticRollups(db, resources.values());
   const fresh = migrations.includes('0001-initial');
   if (db.kind === 'pglite' && !fresh) await recountResources(db, resources.values());
-  const seeded = await seed(db, { demo: options.demo, resources });
+  const seeded = await seed(db, { demo: options.demo, resources, demoStatistics: options.demoStatistics });
   // A city whose manifest came after the first start (npm run new-city) gets its row now.
   await ensureManifestCities(db, options.manifests);
   return { migrations, seeded };

@@ -24,6 +24,7 @@ import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { analyzeJob, HOUSEKEEPING_JOB, housekeepingJob, scheduleHousekeeping } from './housekeeping';
 import { forgetWrites, undoWrites } from './job-writes';
+import { demoStatisticsJob } from '../statistics/demo-data';
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 /** Why an attempt stopped without success: it threw, it was cancelled, or its process stopped or died. */
@@ -88,6 +89,19 @@ const COLUMNS = 'id, kind, payload, state, cancel_requested, attempts, max_attem
 
 const defaultBackoff = (attempt: number) => Math.min(300_000, 1000 * 2 ** attempt);
 
+/**
+ * Queues a job of `kind` in `tx` (the caller's transaction) without a runner at hand (the seed, before
+ * the app exists): whichever runner knows the kind runs it once `tx` commits, or `delayMs` after (ms).
+ * `maxAttempts` defaults to 3. Resolves to its id.
+ */
+export async function enqueueJob(tx: Queryable, kind: string, payload: Record<string, unknown>, options: { maxAttempts?: number; delayMs?: number } = {}): Promise<number> {
+  const [row] = await tx.query<{ id: number }>(
+    'INSERT INTO jobs (kind, payload, max_attempts, run_at) VALUES ($1, $2::jsonb, $3, now() + make_interval(secs => $4)) RETURNING id',
+    [kind, JSON.stringify(payload), options.maxAttempts ?? 3, (options.delayMs ?? 0) / 1000],
+  );
+  return Number(row.id);
+}
+
 /** The job runner of one process on one database (see the top of this file). */
 export class JobRunner {
   readonly worker = randomUUID();
@@ -118,12 +132,16 @@ export class JobRunner {
    * Resolves to its id.
    */
   async enqueue(tx: Queryable, kind: string, payload: Record<string, unknown>, options: { maxAttempts?: number; delayMs?: number } = {}): Promise<number> {
-    const maxAttempts = options.maxAttempts ?? this.kinds.get(kind)?.maxAttempts ?? 3;
-    const [row] = await tx.query<{ id: number }>(
-      'INSERT INTO jobs (kind, payload, max_attempts, run_at) VALUES ($1, $2::jsonb, $3, now() + make_interval(secs => $4)) RETURNING id',
-      [kind, JSON.stringify(payload), maxAttempts, (options.delayMs ?? 0) / 1000],
-    );
-    return Number(row.id);
+    return enqueueJob(tx, kind, payload, { ...options, maxAttempts: options.maxAttempts ?? this.kinds.get(kind)?.maxAttempts });
+  }
+
+  /**
+   * Makes the queued jobs of `kind` due now and looks for work: for a job queued with a delay in case
+   * nobody asks for it sooner (the demo statistics of a first start, due once the server listens).
+   */
+  async runNow(kind: string): Promise<void> {
+    await this.db.query("UPDATE jobs SET run_at = now() WHERE kind = $1 AND state = 'queued' AND run_at > now()", [kind]);
+    this.poke();
   }
 
   /** Looks for work now (after an enqueue, a cancel). */
@@ -310,6 +328,7 @@ export function registerJobs(app: FastifyInstance, db: Database, resources: Read
   jobs.define(analyzeJob(db, resources));
   const enqueueHousekeeping = (tx: Queryable, delayMs: number) => jobs.enqueue(tx, HOUSEKEEPING_JOB, {}, { delayMs });
   jobs.define(housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m)));
+  jobs.define(demoStatisticsJob(resources));
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => {
     await scheduleHousekeeping(db, enqueueHousekeeping);

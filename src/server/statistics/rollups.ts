@@ -31,7 +31,7 @@ import { tableName } from '../db/resource-tables';
 /** Day 0 of the bit strings. */
 export const DAY_ZERO = '2000-01-01';
 const LOCK_ROLLUPS = 7_412_013;
-const VERSION = 5;
+const VERSION = 6;
 /**
  * The value sets of a city's day rows all have one width, a multiple of this many bits above the
  * largest value number, so that `bit_or` takes them as they are (padding each row at query time
@@ -163,10 +163,13 @@ export function applySql(r: Rollup, source: string, levels = true): string {
   const widen: string[] = [];
   r.distinct.forEach((uf, i) => {
     const uv = `data->>'${uf}'`;
+    // The largest number so far is read once per city, before the insert: read per new value, its
+    // index scan would step over every entry the same statement had inserted (quadratic).
     parts.push(
+      `top_v${i} AS MATERIALIZED (SELECT city, max(n) AS top FROM ${r.values} WHERE uf = '${uf}' AND city IN (SELECT DISTINCT city FROM s) GROUP BY city)`,
       `new_v${i} AS (INSERT INTO ${r.values} (city, uf, uv, n)
-        SELECT k.city, '${uf}', k.uv, coalesce((SELECT max(v.n) FROM ${r.values} v WHERE v.city = k.city AND v.uf = '${uf}'), -1) + row_number() OVER (PARTITION BY k.city ORDER BY k.uv)
-        FROM (SELECT DISTINCT city, ${uv} AS uv FROM s WHERE ${uv} IS NOT NULL) k
+        SELECT k.city, '${uf}', k.uv, coalesce(t.top, -1) + row_number() OVER (PARTITION BY k.city ORDER BY k.uv)
+        FROM (SELECT DISTINCT city, ${uv} AS uv FROM s WHERE ${uv} IS NOT NULL) k LEFT JOIN top_v${i} t ON t.city = k.city
         WHERE NOT EXISTS (SELECT 1 FROM ${r.values} v WHERE v.city = k.city AND v.uf = '${uf}' AND v.uv = k.uv)
         RETURNING city, uv, n)`,
       `all_v${i} AS (SELECT city, uv, n FROM ${r.values} WHERE uf = '${uf}' AND city IN (SELECT DISTINCT city FROM s) UNION ALL SELECT city, uv, n FROM new_v${i})`,
