@@ -6,7 +6,9 @@
  *    BENCH_CHAT_MESSAGES (100) messages, written by SQL (one INSERT … SELECT generate_series each);
  * 2. autocannon (loopback, in a child process) for BENCH_SECONDS (10) at 10 connections against the
  *    Operator's conversation list (GET /kobe/api/chat/conversations/) and a page of a conversation
- *    in its middle (GET …/{id}/messages/?before=…): p50/p95/p99 (budget p95 ≤ 50 ms each);
+ *    in its middle (GET …/{id}/messages/?before=…): p50/p95/p99 (budget p95 ≤ 50 ms each); then
+ *    the list again while the demo Advertiser sends a message every 100 ms (on PGlite each one ends
+ *    the answers kept since the last write: src/server/db/read-cache.ts);
  * 3. delivery latency: BENCH_CHAT_DELIVERIES (200) messages sent one after another through a second
  *    server instance (its own pool and LISTEN connection) and timed until they arrive on the
  *    Operator's stream of the first: p50/p95/max (budget p95 ≤ 300 ms on PostgreSQL; on PGlite the
@@ -55,6 +57,26 @@ async function seedChat(db: Database, conversations: number, messages: number): 
     `);
   });
   await db.exec('ANALYZE');
+}
+
+/** Time between the messages sent while the list is measured a third time (ms): 10 a second city-wide. */
+const SEND_EVERY_MS = 100;
+
+/** Sends a message to conversation `id` through `app` every `everyMs` until the returned stop is called; it resolves to the count sent. */
+function sendEvery(app: FastifyInstance, auth: Record<string, string>, id: number, everyMs: number): () => Promise<number> {
+  let sent = 0;
+  let last: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    last = app.inject({ method: 'POST', url: `/kobe/api/chat/conversations/${id}/messages/`, headers: auth, payload: { text: `bench ${sent}` } }).then((r) => {
+      if (r.statusCode !== 201) throw new Error(`send: ${r.statusCode} ${r.body}`);
+      sent++;
+    });
+  }, everyMs);
+  return async () => {
+    clearInterval(timer);
+    await last;
+    return sent;
+  };
 }
 
 async function tokenOf(app: FastifyInstance, username: string): Promise<Record<string, string>> {
@@ -123,12 +145,19 @@ async function benchOn(root: string, kind: 'pglite' | 'postgres', conversations:
       const page = `${address}/kobe/api/chat/conversations/${mid.id}/messages/?before=${mid.m}`;
       const probe = await fetch(list, { headers: auth });
       console.log(`${kind}: probe ${probe.status}, total_length ${((await probe.json()) as { total_length?: number }).total_length}`);
-      for (const [name, url] of [
-        ['conversation list', list],
-        ['a page of a conversation', page],
+      // A list kept until the next write (src/server/db/read-cache.ts, PGlite) is read again after
+      // each message: the third figure has a message sent every SEND_EVERY_MS meanwhile.
+      const advertiser = await tokenOf(app, 'advertiser');
+      const [own] = await db.query<{ id: number }>("SELECT id FROM chat_conversations WHERE kind = 'shop' AND city = 'kobe' ORDER BY id LIMIT 1");
+      for (const [name, url, sending] of [
+        ['conversation list', list, false],
+        ['a page of a conversation', page, false],
+        [`conversation list, a message every ${SEND_EVERY_MS} ms`, list, true],
       ] as const) {
+        const stop = sending ? sendEvery(app, advertiser, Number(own.id), SEND_EVERY_MS) : async () => 0;
         const r = await measure(name, url, 10, seconds, auth);
-        console.log(formatRow(r));
+        const sent = await stop();
+        console.log(`${formatRow(r)}${sending ? `  (${sent} messages sent)` : ''}`);
         const figure = `chat ${name} p95, ${conversations.toLocaleString('en')}×${messages}, c=10, ${label}`;
         out.push(r.requests === 0 || r.non2xx > 0 ? limitRow(figure, null, 'max', CHAT_READ_P95_MS, ms, `${r.non2xx} of ${r.requests} not 2xx`) : limitRow(figure, r.p95, 'max', CHAT_READ_P95_MS, ms));
       }

@@ -26,6 +26,7 @@ import { authorizeChat, chatText as t } from './chat-authorize';
 import { CHAT_PAGE_SIZE, type ChatConversation, type ConversationKey } from '../../shared/chat';
 import { conversationWithPage, ensureOwnConversations, findConversation, listConversations } from './chat-repository';
 import { CHAT_SCHEMAS as S } from './chat-schemas';
+import { ReadCache } from '../db/read-cache';
 import { registerChatStream } from './chat-stream';
 import { ChatRateLimited, deleteMessage, markRead, sendMessage } from './chat-writes';
 
@@ -40,6 +41,8 @@ interface Opened {
 
 /** Registers the chat calls and the chat stream. */
 export function registerChatRoutes(app: FastifyInstance): void {
+  const lists = new ReadCache<Awaited<ReturnType<typeof listConversations>>>(app.db);
+  const pages = new ReadCache<Awaited<ReturnType<typeof conversationWithPage>>>(app.db);
   /** What `auth`'s caller may do in `conv` (of the path's city): 404 unless it takes part (or reads the class history), 403 a reader asked to write. */
   function check(request: FastifyRequest, auth: Authorized, conv: ConversationKey | null, need: 'write' | 'read'): Pick<Opened, 'access' | 'side'> {
     if (!conv || conv.city !== auth.city.name) throw new HttpError('not_found');
@@ -65,7 +68,11 @@ export function registerChatRoutes(app: FastifyInstance): void {
     const q = request.query as { kind?: 'shop' | 'class'; limit?: number; offset?: number; class_id?: number; teacher_id?: number };
     const kind = q.kind ?? (profile.permission === 'Teacher' || profile.permission === 'President' ? 'class' : 'shop');
     await ensureOwnConversations(app.db, profile, city.name);
-    const answer = await listConversations(app.db, profile, city.name, kind, { limit: q.limit ?? CHAT_PAGE_SIZE, offset: q.offset ?? 0 });
+    const page = { limit: q.limit ?? CHAT_PAGE_SIZE, offset: q.offset ?? 0 };
+    // Every open console of the city reads its list again after each message: the answer is kept
+    // until the next write (PGlite), per caller and what decides its rows (listWhere).
+    const key = JSON.stringify([profile.id, profile.permission, profile.is_captain_department, profile.advertisements, profile.classes, profile.school, city.name, kind, page]);
+    const answer = await lists.get(key, () => listConversations(app.db, profile, city.name, kind, page));
     let content = answer.content.map((c) => ({ ...c, access: chatAccess(profile, c).access ?? 'list' }));
     if (q.class_id !== undefined) content = content.filter((c) => c.class_id === Number(q.class_id));
     if (q.teacher_id !== undefined) content = content.filter((c) => c.teacher_id === Number(q.teacher_id));
@@ -82,7 +89,8 @@ export function registerChatRoutes(app: FastifyInstance): void {
     throwIfInvalid(request);
     const { id } = request.params as { id: number };
     const { before } = request.query as { before?: number };
-    const found = await conversationWithPage(app.db, Number(id), before ?? null);
+    // The same for every reader: kept until the next write like the lists; the key is checked below.
+    const found = await pages.get(JSON.stringify([Number(id), before ?? null]), () => conversationWithPage(app.db, Number(id), before ?? null));
     check(request, auth, found?.key ?? null, 'read');
     return found!.page;
   });

@@ -33,6 +33,14 @@ export interface Database extends Queryable {
   onListenRestored(handler: () => void): () => void;
   /** Closes the database (PGlite: shuts down cleanly and releases the directory lock). Idempotent. */
   close(): Promise<void>;
+  /**
+   * PGlite only, where this process is the one writer: a number that grows once a statement or
+   * transaction that may have changed data has ended. A plain SELECT leaves it, and so does an
+   * INSERT, UPDATE or DELETE that changed no row; anything else (a transaction, `exec`, a WITH, DDL)
+   * counts as a write. An answer read while it was v holds as long as it is v (./read-cache.ts).
+   * Absent on PostgreSQL, where other processes write too.
+   */
+  writeVersion?(): number;
   /** PGlite only: the whole cluster as a `dumpDataDir('gzip')` tarball (a template for `OpenOptions.template`). */
   dumpDataDir?(): Promise<Blob>;
 }

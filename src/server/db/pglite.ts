@@ -42,14 +42,28 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function wrap(target: PGlite | Transaction): Queryable {
+/** A statement that only reads (SELECT: none of ours calls a function that writes). */
+const READS = /^\s*select\b/i;
+/** A statement whose count of changed rows tells whether it wrote. */
+const ROW_WRITE = /^\s*(insert|update|delete)\b/i;
+
+/** Whether a statement ended with `affectedRows` may have changed data (Database.writeVersion). */
+function mayHaveWritten(sql: string, affectedRows: number | undefined): boolean {
+  if (READS.test(sql)) return false;
+  return ROW_WRITE.test(sql) ? (affectedRows ?? 1) > 0 : true;
+}
+
+/** The Queryable of `target`; `wrote` is called after each statement that may have changed data. */
+function wrap(target: PGlite | Transaction, wrote: () => void = () => undefined): Queryable {
   return {
     async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
       const result = await target.query<T>(sql, params as unknown[] | undefined);
+      if (mayHaveWritten(sql, result.affectedRows)) wrote();
       return result.rows;
     },
     async exec(sql: string): Promise<void> {
       await target.exec(sql);
+      wrote();
     },
   };
 }
@@ -136,10 +150,20 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
   const onSignal = (signal: NodeJS.Signals): void => {
     void db.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
+  // Database.writeVersion: grows after each statement or transaction that may have written, once it ended.
+  let version = 0;
+  const wrote = () => void version++;
   const db: Database = {
     kind: 'pglite',
-    ...wrap(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    ...wrap(pg, wrote),
+    transaction: async (fn) => {
+      try {
+        return await pg.transaction((tx) => fn(wrap(tx)));
+      } finally {
+        wrote();
+      }
+    },
+    writeVersion: () => version,
     listen: async (channel, handler) => {
       const unlisten = await pg.listen(channel, handler);
       return () => unlisten();
