@@ -50,9 +50,9 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
     const prepared = await prepareDatabase(db, { demo: !config.production, demoStatistics: 'job' });
     if (prepared.seeded && db.kind === 'pglite' && config.dataDir !== 'memory://') {
       // PGlite's WebAssembly memory only grows: the first start's seed (demo members, the examples,
-      // their indexes; the statistics were then part of it too) left it at about 220 MB, the server's RSS at about 550 MB before
-      // its first call. Opened again, the same database starts at about 140 MB (docs/performance.md
-      // 'Under load').
+      // their indexes; the statistics were then part of it too) left it at about 220 MB, the
+      // server's RSS at about 550 MB before its first call. Opened again, the same database starts
+      // at about 140 MB (docs/performance.md 'Under load').
       await db.close();
       db = await openDatabase(config, { handleSignals: false });
     }

@@ -20,9 +20,10 @@ export interface Prepared {
 
 /**
  * Migrates, creates the tables of `resources` (default: the registry) and seeds a new database
- * (demo users and content when `demo`, its statistics when `demoStatistics` says). On PGlite, where this process is the only writer, the list
- * counts are also recomputed so rows written by other means are counted (not on a new database,
- * whose tables are empty). Then every city of a manifest (`options.manifests`, default menus/*.json as read at start: ../manifests.ts)
+ * (demo users and content when `demo`, its statistics when `demoStatistics` says: ../seed.ts). On
+ * PGlite, where this process is the only writer, the list counts are also recomputed so rows
+ * written by other means are counted (not on a new database, whose tables are empty). Then every
+ * city of a manifest (`options.manifests`, default menus/*.json as read at start: ../manifests.ts)
  * without a row gets one.
  */
 export async function prepareDatabase(
