@@ -73,7 +73,8 @@ export async function onBothDatabases<R>(name: string, run: (label: 'PGlite' | '
   const out: R[] = [];
   const dataDir = await mkdtemp(join(tmpdir(), `city-console-${name}-`));
   try {
-    out.push(...(await run('PGlite', { DATA_DIR: dataDir })));
+    // DATABASE_URL emptied: a server child inherits this process's environment, which may name PostgreSQL.
+    out.push(...(await run('PGlite', { DATABASE_URL: '', DATA_DIR: dataDir })));
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
