@@ -24,7 +24,6 @@ import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { analyzeJob, HOUSEKEEPING_JOB, housekeepingJob, scheduleHousekeeping } from './housekeeping';
 import { forgetWrites, undoWrites } from './job-writes';
-import { demoStatisticsJob } from '../statistics/demo-data';
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 /** Why an attempt stopped without success: it threw, it was cancelled, or its process stopped or died. */
@@ -328,7 +327,6 @@ export function registerJobs(app: FastifyInstance, db: Database, resources: Read
   jobs.define(analyzeJob(db, resources));
   const enqueueHousekeeping = (tx: Queryable, delayMs: number) => jobs.enqueue(tx, HOUSEKEEPING_JOB, {}, { delayMs });
   jobs.define(housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m)));
-  jobs.define(demoStatisticsJob(resources));
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => {
     await scheduleHousekeeping(db, enqueueHousekeeping);

@@ -23,6 +23,7 @@ import { CSV_ENCODINGS, csvContentType, csvStream } from '../csv';
 import { storageCity } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { answer, errorAnswers } from '../openapi/components';
+import { demoStatisticsJob } from './demo-data';
 import { inputErrors } from '../plugins/validation';
 import { exportEncoding } from '../routes/csv-export';
 import { translatorFor } from '../translator';
@@ -144,8 +145,10 @@ export function statisticTable(stat: StatisticDef, a: StatisticAnswer, t: (key: 
   return { header, rows };
 }
 
-/** Registers the call and the export of every statistic whose resource the app's registry holds. */
+/** Registers the call and the export of every statistic whose resource the app's registry holds, and the demo statistics' job kind. */
 export function registerStatisticRoutes(app: FastifyInstance): void {
+  // The demo statistics of a first start, made after the server listens (./demo-data.ts).
+  app.jobs.define(demoStatisticsJob(app.resources));
   for (const stat of Object.values(STATISTICS)) {
     const def = app.resources.get(stat.resource);
     if (!def) continue;
