@@ -83,6 +83,8 @@ export default async function config({ command }: ConfigEnv): Promise<UserConfig
         { find: /^resize-observer-polyfill$/, replacement: resolve(import.meta.dirname, 'src/console/native-resize-observer.ts') },
         // The scroll bar measured once, not again for every table that mounts (src/console/scrollbar-size.ts).
         { find: /^rc-util\/es\/getScrollBarSize$/, replacement: resolve(import.meta.dirname, 'src/console/scrollbar-size.ts') },
+        // A style already in the page answered at once, not looked for among all of <head> (src/console/dynamic-css.ts).
+        { find: /^rc-util\/es\/Dom\/dynamicCSS$/, replacement: resolve(import.meta.dirname, 'src/console/dynamic-css.ts') },
       ],
     },
     server: {
