@@ -120,7 +120,8 @@ async function signInInChrome(port: number, origin: string, signIn: SignIn): Pro
 
 /**
  * Audits `url` (performance category only) with the desktop preset or the default (mobile) one.
- * Resolves to the figures; writes the final screenshot and the report to `outDir`. Rejects when
+ * Resolves to the figures; writes the final screenshot and the report to `outDir`. A run whose
+ * trace missed the navigation's start is run once more. Rejects when
  * Chrome cannot start, the sign-in is refused or Lighthouse fails; Chrome is killed in every case.
  */
 export async function auditPage(url: string, options: AuditOptions): Promise<LighthouseFigures> {
@@ -144,7 +145,10 @@ export async function auditPage(url: string, options: AuditOptions): Promise<Lig
       onlyCategories: ['performance'],
       ...(options.evidenceSelector ? { onlyAudits: [EVIDENCE_AUDIT] } : {}),
     };
-    const result = await lighthouse(url, flags, config);
+    let result = await lighthouse(url, flags, config);
+    // Lighthouse's trace now and then misses the navigation's start and asks to be run again
+    // (NO_NAVSTART): once more, as it asks, in the same state (it resets the page's cache and storage).
+    if (result?.lhr.runtimeError?.code === 'NO_NAVSTART') result = await lighthouse(url, flags, config);
     if (!result) throw new Error('Lighthouse returned no result');
     const { lhr } = result;
     const audit = (id: string) => lhr.audits[id];
