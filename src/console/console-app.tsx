@@ -21,6 +21,7 @@ import { accessControlProvider } from './providers/access-control-provider';
 import { rootPath } from './providers/account';
 import { authProvider } from './providers/auth-provider';
 import { dataProvider, prefetchList } from './providers/data-provider';
+import { PAGE_LOADERS } from './pages/page-components';
 import { i18nProvider } from './providers/i18n-provider';
 import { routerProvider } from './providers/router-provider';
 import { refineResources } from './resources/resource-routes';
@@ -55,6 +56,15 @@ export function generatedPageAt(pathname: string): { page: 'list' | 'form' | 'sh
   return null;
 }
 
+/** The hand-written page (src/shared/pages.ts PAGES) the path `/:city/…` shows by the manifests' routes (any role's), or null. */
+export function handWrittenPageAt(pathname: string): string | null {
+  const rest = pathname.split('/').slice(2).join('/').replace(/\/+$/, '');
+  for (const { entry } of allEntries()) {
+    if (entry.page && rest === (entry.route ?? entry.page) && entry.page in PAGE_LOADERS) return entry.page;
+  }
+  return null;
+}
+
 const GENERATED_PAGES = {
   list: () => import('./resources/resource-list'),
   form: () => import('./resources/resource-form'),
@@ -64,8 +74,8 @@ const GENERATED_PAGES = {
 // Opened on a city's page (its code asked for by ../early-loads.ts), the console starts at once what
 // that page will wait for, beside the session check, instead of each once the code before it has run
 // (docs/performance.md 'What each page loads'): the city entry with the console catalogues, the
-// manifests, then the generated page's code and, for a list opened at its bare path, its first page
-// of rows (the request the page makes, `prefetchList`); and, in a task of its own, the number format
+// manifests, then the page's code (a hand-written page's with its texts) and, for a list opened at
+// its bare path, its first page of rows (the request the page makes, `prefetchList`); and, in a task of its own, the number format
 // and the scroll bar's size that the list's first render and commit would otherwise work out.
 if (typeof location !== 'undefined' && isCityPagePath(location.pathname)) {
   void loadCityEntry();
@@ -75,6 +85,8 @@ if (typeof location !== 'undefined' && isCityPagePath(location.pathname)) {
   }, 0);
   const { pathname, search } = location;
   void loadManifests().then((loaded) => {
+    const page = loaded ? handWrittenPageAt(pathname) : null;
+    if (page) void PAGE_LOADERS[page]();
     const at = loaded ? generatedPageAt(pathname) : null;
     if (!at) return;
     void GENERATED_PAGES[at.page]();

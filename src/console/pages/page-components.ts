@@ -13,12 +13,23 @@ export interface PageProps {
   entry?: MenuEntry;
 }
 
-export const PAGE_COMPONENTS: Record<keyof typeof PAGES, LazyExoticComponent<ComponentType<PageProps>>> = {
-  dashboard: lazy(() => import('./dashboard-page').then((m) => ({ default: m.DashboardPage }))),
-  users: lazy(() => import('./users/users-page').then((m) => ({ default: m.UsersPage }))),
-  statistics: lazy(() => Promise.all([import('./statistics/statistics-page'), loadPageCatalogue('statistics')]).then(([m]) => ({ default: m.StatisticsPage }))),
-  maps: lazy(() => import('./maps/map-page').then((m) => ({ default: m.MapPage }))),
-  chat: lazy(() => Promise.all([import('./chat/chat-page'), loadPageCatalogue('chat')]).then(([m]) => ({ default: m.ChatPage }))),
-  'csv-import': lazy(() => Promise.all([import('./import/upload-page'), loadPageCatalogue('imports')]).then(([m]) => ({ default: m.ImportUploadPage }))),
-  'csv-import-history': lazy(() => Promise.all([import('./import/history-page'), loadPageCatalogue('imports')]).then(([m]) => ({ default: m.ImportHistoryPage }))),
+type Page = ComponentType<PageProps>;
+
+/**
+ * Loads a hand-written page's code and texts; resolves to its component. Called early by
+ * console-app.tsx for a page opened by its address, then by the page's lazy component (the same
+ * modules: the second call waits for the first's).
+ */
+export const PAGE_LOADERS: Record<keyof typeof PAGES, () => Promise<Page>> = {
+  dashboard: () => import('./dashboard-page').then((m) => m.DashboardPage),
+  users: () => import('./users/users-page').then((m) => m.UsersPage),
+  statistics: () => Promise.all([import('./statistics/statistics-page'), loadPageCatalogue('statistics')]).then(([m]) => m.StatisticsPage),
+  maps: () => import('./maps/map-page').then((m) => m.MapPage),
+  chat: () => Promise.all([import('./chat/chat-page'), loadPageCatalogue('chat')]).then(([m]) => m.ChatPage),
+  'csv-import': () => Promise.all([import('./import/upload-page'), loadPageCatalogue('imports')]).then(([m]) => m.ImportUploadPage),
+  'csv-import-history': () => Promise.all([import('./import/history-page'), loadPageCatalogue('imports')]).then(([m]) => m.ImportHistoryPage),
 };
+
+export const PAGE_COMPONENTS: Record<keyof typeof PAGES, LazyExoticComponent<Page>> = Object.fromEntries(
+  Object.entries(PAGE_LOADERS).map(([name, load]) => [name, lazy(() => load().then((component) => ({ default: component })))]),
+);

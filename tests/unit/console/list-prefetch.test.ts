@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider, forgetPrefetchedLists, prefetchedList, prefetchList, PREFETCH_TTL_MS } from '@/console/providers/data-provider';
 import { firstListRequest } from '@/console/resources/use-resource-list';
-import { generatedPageAt } from '@/console/console-app';
+import { generatedPageAt, handWrittenPageAt } from '@/console/console-app';
 import { markSignedOut, setCity } from '@/console/providers/session';
 import { installFetch } from './fake-fetch';
 
@@ -124,5 +124,15 @@ describe('generatedPageAt', () => {
     expect(generatedPageAt('/kobe/news/show/12')).toEqual({ page: 'show', resource: 'news' });
     expect(generatedPageAt('/kobe/dashboard')).toBeNull();
     expect(generatedPageAt('/kobe/import/upload')).toBeNull();
+  });
+});
+
+describe('handWrittenPageAt', () => {
+  it('names the hand-written page of a path, whose code the console then loads at once, and nothing for generated pages', () => {
+    expect(handWrittenPageAt('/kobe/import/upload')).toBe('csv-import');
+    expect(handWrittenPageAt('/kobe/dashboard')).toBe('dashboard');
+    expect(handWrittenPageAt('/kobe/map')).toBe('maps');
+    expect(handWrittenPageAt('/kobe/news')).toBeNull();
+    expect(handWrittenPageAt('/kobe/import/upload/extra')).toBeNull();
   });
 });
