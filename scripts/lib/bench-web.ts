@@ -14,7 +14,7 @@ import { getResource, type ResourceDef } from '../../src/shared/registry';
 import { kb, limitRow, ms, passRow, type BudgetRow } from './budget';
 import { ensureConsoleBuild, startConsoleServer } from './console-server';
 import { measureJsTransfer } from './js-transfer';
-import { auditPage, CHROME_FLAGS, CHROME_PATH, type FormFactor, type LighthouseFigures, type SignIn } from './lighthouse-audit';
+import { auditPage, CHROME_FLAGS, CHROME_PATH, LIGHTHOUSE_RUNS, type FormFactor, type LighthouseFigures, type SignIn } from './lighthouse-audit';
 import { BENCH_USER, PAGE_SCENARIOS, SIDEBAR_CLICKS, type PageScenario } from './pages';
 import { sampleRecord } from './sample-record';
 import { measureSidebarClicks, median } from './sidebar-click';
@@ -105,7 +105,8 @@ async function runAudits(origin: string, outDir: string): Promise<Audited[]> {
           `${`${scenario.name} ${formFactor}`.padEnd(20)} score ${figures.score === null ? '—' : score(figures.score)}  LCP ${figures.lcpMs === null ? '—' : ms(figures.lcpMs).padStart(7)}  ` +
             `TBT ${figures.tbtMs === null ? '—' : ms(figures.tbtMs).padStart(7)}  total ${figures.totalBytes === null ? '—' : kb(figures.totalBytes).padStart(9)}  ` +
             `scripts ${kb(figures.scriptBytes).padStart(9)}  text compression ${figures.textCompression ? 'passed' : `FAILED (${kb(figures.textCompressionSavingsBytes)} to save)`}  ` +
-            `end: ${new URL(figures.finalUrl).pathname}, ${figures.evidenceCount} × '${scenario.ready.selector}'  (${secs} s)`,
+            `end: ${new URL(figures.finalUrl).pathname}, ${figures.evidenceCount} × '${scenario.ready.selector}'  ` +
+            `(median of ${figures.runs} runs${figures.tbtRangeMs ? `, TBT ${ms(figures.tbtRangeMs[0])}–${ms(figures.tbtRangeMs[1])}` : ''}; ${secs} s)`,
         );
         for (const w of figures.warnings) console.log(`    warning: ${w}`);
       }
@@ -196,7 +197,7 @@ export async function runWebBench(root: string): Promise<BudgetRow[]> {
     if (seeds.size) console.log(`rows in ${BENCH_USER.city}: ${[...seeds].map(([r, n]) => `${r} ≥ ${n}`).join(', ')}`);
 
     const outDir = join(root, '.bench-data', 'lighthouse');
-    console.log(`\nLighthouse 12, performance (Chromium ${CHROME_PATH}; reports and final screenshots in ${outDir}):`);
+    console.log(`\nLighthouse 12, performance, the median of ${LIGHTHOUSE_RUNS} runs per page and preset (Chromium ${CHROME_PATH}; reports and final screenshots in ${outDir}):`);
     const rows = auditRows(await runAudits(server.url, outDir));
 
     browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS.filter((f) => !f.startsWith('--headless')) });

@@ -11,7 +11,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse, { Audit, desktopConfig, Gatherer, type Artifacts, type Config, type Flags } from 'lighthouse';
+import lighthouse, { Audit, desktopConfig, Gatherer, type Artifacts, type Config, type Flags, type RunnerResult } from 'lighthouse';
+import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import { chromium } from '@playwright/test';
 
 export const CHROME_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -52,7 +53,14 @@ export interface LighthouseFigures {
   reportPath: string;
   /** Lighthouse's own warnings and runtime error, if any. */
   warnings: string[];
+  /** Runs that measured the page (LIGHTHOUSE_RUNS, less those that failed); the figures are of their median run. */
+  runs: number;
+  /** The least and the most Total Blocking Time of those runs, ms. */
+  tbtRangeMs: [number, number] | null;
 }
+
+/** Lighthouse runs per audit (LIGHTHOUSE_RUNS, default 3): the figures are those of Lighthouse's median run (`computeMedianRun`). */
+export const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS) || 3);
 
 export interface AuditOptions {
   formFactor: FormFactor;
@@ -120,8 +128,9 @@ async function signInInChrome(port: number, origin: string, signIn: SignIn): Pro
 
 /**
  * Audits `url` (performance category only) with the desktop preset or the default (mobile) one.
- * Resolves to the figures; writes the final screenshot and the report to `outDir`. A run whose
- * trace missed the navigation's start is run once more. Rejects when
+ * Runs it LIGHTHOUSE_RUNS times in the same Chrome (a run whose trace missed the navigation's start
+ * once more) and resolves to the figures of the median run; writes its final screenshot and report
+ * to `outDir`. Rejects when
  * Chrome cannot start, the sign-in is refused or Lighthouse fails; Chrome is killed in every case.
  */
 export async function auditPage(url: string, options: AuditOptions): Promise<LighthouseFigures> {
@@ -145,12 +154,20 @@ export async function auditPage(url: string, options: AuditOptions): Promise<Lig
       onlyCategories: ['performance'],
       ...(options.evidenceSelector ? { onlyAudits: [EVIDENCE_AUDIT] } : {}),
     };
-    let result = await lighthouse(url, flags, config);
-    // Lighthouse's trace now and then misses the navigation's start and asks to be run again
-    // (NO_NAVSTART): once more, as it asks, in the same state (it resets the page's cache and storage).
-    if (result?.lhr.runtimeError?.code === 'NO_NAVSTART') result = await lighthouse(url, flags, config);
-    if (!result) throw new Error('Lighthouse returned no result');
+    // Lighthouse's figures of one load vary much on a busy machine (its own guidance: run it several
+    // times and keep the median run). Each run loads the page cold again (its storage reset).
+    const results: RunnerResult[] = [];
+    for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
+      let result = await lighthouse(url, flags, config);
+      // Its trace now and then misses the navigation's start and asks to be run again (NO_NAVSTART).
+      if (result?.lhr.runtimeError?.code === 'NO_NAVSTART') result = await lighthouse(url, flags, config);
+      if (!result) throw new Error('Lighthouse returned no result');
+      results.push(result);
+    }
+    const measured = results.filter((r) => !r.lhr.runtimeError);
+    const result = measured.length ? (measured.find((r) => r.lhr === computeMedianRun(measured.map((m) => m.lhr))) ?? measured[0]) : results[0];
     const { lhr } = result;
+    const tbts = measured.map((r) => r.lhr.audits['total-blocking-time']?.numericValue ?? NaN).filter(Number.isFinite);
     const audit = (id: string) => lhr.audits[id];
     const num = (id: string) => audit(id)?.numericValue ?? null;
     const compression = audit('uses-text-compression');
@@ -182,6 +199,8 @@ export async function auditPage(url: string, options: AuditOptions): Promise<Lig
       screenshotPath,
       reportPath,
       warnings,
+      runs: measured.length,
+      tbtRangeMs: tbts.length ? [Math.min(...tbts), Math.max(...tbts)] : null,
     };
   } finally {
     process.removeListener('exit', onExit);
