@@ -30,7 +30,7 @@ import { prepareNumberFormat } from './resources/format-value';
 import getScrollBarSize from './scrollbar-size';
 import { UnsavedInputGuard } from './resources/unsaved-input-guard';
 import { useCityMenu } from './layout/use-city-menu';
-import { useSession } from './hooks/use-session';
+import { useSessionValue } from './hooks/use-session';
 import { MaintenanceGate } from './layout/maintenance-gate';
 import { Loading } from './components/loading';
 
@@ -108,7 +108,8 @@ const REACT_QUERY = {
 
 /** The protected area: a session is required; a sign-out (e.g. failed refresh) goes to /login. */
 function RequireSession() {
-  const { signedOut, profile } = useSession();
+  const signedOut = useSessionValue('signedOut');
+  const profile = useSessionValue('profile');
   if (signedOut && !profile) return <Navigate to="/login" replace />;
   return (
     <Authenticated
@@ -127,14 +128,15 @@ function RequireSession() {
 
 /** `/` (000 2.1 Root entry): the member area's top page, the chosen city's dashboard, else /city. */
 function RootRedirect() {
-  const { city, profile } = useSession();
+  const city = useSessionValue('city');
+  const profile = useSessionValue('profile');
   return <Navigate to={rootPath(profile, city)} replace />;
 }
 
 /** Refine and the routes behind a session. */
 export function ConsoleApp() {
   const { t } = useTranslation();
-  const { city } = useSession();
+  const city = useSessionValue('city');
   const { routes } = useCityMenu(city);
   // Rebuilt only when a route or a label's text changes, not whenever `t` does (a catalogue arriving):
   // a new resources array re-renders every Refine hook of the page.

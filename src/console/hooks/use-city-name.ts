@@ -5,10 +5,10 @@
 import { useCustom } from '@refinedev/core';
 import type { City } from '@/shared/roles';
 import { CITY_INFO_PATH, citiesOf } from '../providers/account';
-import { useSession } from './use-session';
+import { useSessionValue } from './use-session';
 
 export function useCityName(city: string): string {
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const own = citiesOf(profile).find((c) => c.name === city);
   const { result } = useCustom<{ content: City[] }>({
     url: CITY_INFO_PATH,

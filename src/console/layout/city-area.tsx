@@ -17,7 +17,7 @@ import { abilityFor } from '../providers/ability';
 import { citiesOf, cityAllowed, fetchAccount } from '../providers/account';
 import { setCity } from '../providers/session';
 import { useCityMenu } from './use-city-menu';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 import type { ResourceRoute } from '../resources/resource-routes';
 import { Loading } from '../components/loading';
 import { PAGE_COMPONENTS } from '../pages/page-components';
@@ -114,7 +114,8 @@ function CityRoutes({ table, location }: { table: CityRouteTable; location: Loca
 export function CityArea() {
   const { city = '' } = useParams();
   const { pathname } = useLocation();
-  const { profile, city: chosen } = useSession();
+  const profile = useSessionValue('profile');
+  const chosen = useSessionValue('city');
   const { entries, routes: menuRoutes, pages } = useCityMenu(city);
   // Menus are checked by `npm run validate`; an entry naming a resource this build lacks is skipped.
   const routes = useMemo(() => menuRoutes.filter((r) => registry.has(r.resource)), [menuRoutes]);

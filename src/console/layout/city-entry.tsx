@@ -12,7 +12,7 @@ import { useInvalidateAuthStore } from '@refinedev/core';
 import { citiesOf, cityAllowed, signInDenial } from '../providers/account';
 import { loadManifests, useManifestsLoaded } from '../providers/manifests';
 import { signOutWith } from '../providers/auth-provider';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 import { Loading } from '../components/loading';
 import { AREA_REASON } from '../pages/no-permission-reason';
 
@@ -22,7 +22,7 @@ const CityArea = lazy(() => cityArea.then((m) => ({ default: m.CityArea })));
 
 export function CityEntry() {
   const { city = '' } = useParams();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const invalidateAuth = useInvalidateAuthStore();
   const loaded = useManifestsLoaded();
   const denial = profile ? signInDenial(profile, city) : null;

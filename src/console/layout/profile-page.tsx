@@ -14,7 +14,7 @@ import type { Profile } from '@/shared/roles';
 import { ApiRequestError } from '../providers/api-error';
 import { request } from '../providers/http';
 import { setProfile } from '../providers/session';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 
 interface AccountForm {
   name: string;
@@ -25,7 +25,7 @@ interface AccountForm {
 export function ProfilePage() {
   const { t } = useTranslation();
   const { city = '' } = useParams();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const { message } = AntdApp.useApp();
   const [form] = Form.useForm<AccountForm>();
   const [saving, setSaving] = useState(false);

@@ -19,7 +19,7 @@ import { prefetchList } from '../providers/data-provider';
 import type { ResourceRoute } from '../resources/resource-routes';
 import { firstListRequest } from '../resources/use-resource-list';
 import { useCityName } from '../hooks/use-city-name';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 import { badgeText, entryPath } from './menu-paths';
 import { MenuIconOf } from './menu-icons';
 import { useChatUnread } from './use-chat-unread';
@@ -85,7 +85,7 @@ function prefetcherOf(city: string, routes: readonly ResourceRoute[], queryClien
 export const SideMenu = memo(function SideMenu({ city, entries, routes, collapsed }: { city: string; entries: MenuEntry[]; routes: readonly ResourceRoute[]; collapsed: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const cityName = useCityName(city);
   const severalCities = (profile?.assign_city.length ?? 0) > 1;
   const chatBadge = badgeText(useChatUnread());

@@ -14,7 +14,7 @@ import { MEMBER_CITY } from '@/shared/constants';
 import { useAbility } from '@casl/react';
 import type { AppAbility } from '@/shared/ability';
 import type { ResourceRoute } from '../resources/resource-routes';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 import { useIsMobile } from '../hooks/use-is-mobile';
 import { BreadcrumbTrail } from './breadcrumb-trail';
 import { FullscreenButton } from './fullscreen-button';
@@ -44,7 +44,7 @@ export const TopBar = memo(function TopBar({ city, collapsed, onToggle, links, r
   const { mutate: logout } = useLogout();
   // Signing out loses every open tab: unsaved input asks first.
   const confirmLoss = useUnsavedConfirm();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const mobile = useIsMobile();
   const { token } = theme.useToken();
   const ability = useAbility<AppAbility>();

@@ -20,7 +20,7 @@ import { useAbility } from '@casl/react';
 import type { AppAbility } from '@/shared/ability';
 import { request } from '../providers/http';
 import { openLiveStream } from '../providers/live-stream';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 
 export type BellKind = 'notice' | 'dish' | 'review' | 'matching';
 export const BELL_KINDS: readonly BellKind[] = ['notice', 'dish', 'review', 'matching'];
@@ -70,7 +70,7 @@ export interface BellCounts {
 
 export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void): BellCounts {
   const ability = useAbility<AppAbility>();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const { pathname } = useLocation();
   // The one rule set decides (src/shared/specifics.ts FEATURES, the schemas' action roles).
   const reports = ability.can('read', 'feature:report-counts');

@@ -9,7 +9,7 @@
 import { useEffect } from 'react';
 import { useAbility } from '@casl/react';
 import type { AppAbility } from '@/shared/ability';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 import { openLiveStream } from '../providers/live-stream';
 import { setChatUnread } from '../providers/session';
 
@@ -19,7 +19,7 @@ export const CHAT_UNREAD_STREAM = '/default/api/users/chat-unread/stream';
 /** Answers the current count (0 when unknown) and keeps it live while the component is mounted. */
 export function useChatUnread(): number {
   const ability = useAbility<AppAbility>();
-  const { chatUnread } = useSession();
+  const chatUnread = useSessionValue('chatUnread');
   const live = ability.can('read', 'chat_unread');
   useEffect(() => {
     if (!live) return;

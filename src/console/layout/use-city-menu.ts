@@ -9,10 +9,10 @@ import { menuFor, routeEntriesFor, type MenuEntry } from '@/shared/manifest';
 import { effectiveRole } from '@/shared/roles';
 import { resourceRoutes, type ResourceRoute } from '../resources/resource-routes';
 import { useManifestsLoaded } from '../providers/manifests';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 
 export function useCityMenu(city: string | null | undefined): { entries: MenuEntry[]; routes: ResourceRoute[]; pages: MenuEntry[] } {
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const loaded = useManifestsLoaded();
   return useMemo(() => {
     const role = profile ? effectiveRole(profile) : null;

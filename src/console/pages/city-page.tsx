@@ -11,14 +11,14 @@ import type { City } from '@/shared/roles';
 import { effectiveRole } from '@/shared/roles';
 import { CITY_INFO_PATH, cityAllowed, rootPath } from '../providers/account';
 import { setCity } from '../providers/session';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 import { Loading } from '../components/loading';
 
 export function CityPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { mutate: logout } = useLogout();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const isAdmin = !!profile && effectiveRole(profile) === 'Administrator';
   const { query, result } = useCustom<{ content: City[] }>({
     url: CITY_INFO_PATH,

@@ -7,13 +7,13 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Card, Flex, Typography } from 'antd';
 import { citiesOf } from '../providers/account';
-import { useSession } from '../hooks/use-session';
+import { useSessionValue } from '../hooks/use-session';
 import { DashboardFigures } from './dashboard/dashboard-figures';
 
 export function DashboardPage() {
   const { t } = useTranslation();
   const { city = '' } = useParams();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const cityName = citiesOf(profile).find((c) => c.name === city)?.name_ja ?? city;
   return (
     <Flex vertical gap={16}>

@@ -1,7 +1,8 @@
 /**
  * The session as the console knows it: the signed-in profile (never a token: the server keeps the
  * tokens in HttpOnly cookies) and the chosen city, kept in localStorage under `City` (000 3, 001 9).
- * A tiny external store, read by React through `useSession` and by the providers directly.
+ * A tiny external store, read by React through `useSessionValue` (one field at a time) and by the
+ * providers directly.
  */
 import { STORAGE_CITY } from '@/shared/constants';
 import type { Profile } from '@/shared/roles';

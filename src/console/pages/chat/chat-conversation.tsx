@@ -14,7 +14,7 @@ import { DeleteOutlined } from '@ant-design/icons';
 import { Bubble } from '@ant-design/x';
 import dayjs from 'dayjs';
 import type { AppAbility } from '@/shared/ability';
-import { useSession } from '../../hooks/use-session';
+import { useSessionValue } from '../../hooks/use-session';
 import { FORMATS } from '../../resources/format-value';
 import { deleteMessage, markRead, pageMessages, type ChatMessage } from './chat-api';
 import { chatErrorText } from './chat-errors';
@@ -43,7 +43,7 @@ export function ChatConversationView({ city, conversationId, canWrite }: ChatCon
   const { t } = useTranslation();
   const { message } = AntdApp.useApp();
   const ability = useAbility<AppAbility>();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [before, setBefore] = useState<number | null>(null);
   const [loading, setLoading] = useState(true);

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { App as AntdApp, Avatar, Card, Flex, Result, Typography } from 'antd';
 import { MessageOutlined, ShopOutlined, TeamOutlined } from '@ant-design/icons';
 import { effectiveRole } from '@/shared/roles';
-import { useSession } from '../../hooks/use-session';
+import { useSessionValue } from '../../hooks/use-session';
 import { cityPath } from '../../resources/city-path';
 import type { PageProps } from '../page-components';
 import { getConversation, shownImage, listConversations, type ChatConversation } from './chat-api';
@@ -62,7 +62,7 @@ export function ChatPage({ entry }: PageProps) {
   const { t } = useTranslation();
   const params = useParams();
   const navigate = useNavigate();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const city = params.city ?? '';
   const role = profile ? effectiveRole(profile) : null;
   const key = entry?.key ?? 'chat';

@@ -13,7 +13,7 @@ import { ListSearch } from '../../components/list-search';
 import { PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { PageCard } from '../../resources/page-card';
-import { useSession } from '../../hooks/use-session';
+import { useSessionValue } from '../../hooks/use-session';
 import { USER_FILTERS, USERS_PAGE_SIZE, type UserFilter, type UserRow } from './user-api';
 import { userColumns } from './user-columns';
 import { UserFormModal } from './user-form-modal';
@@ -24,7 +24,7 @@ export function UsersPage() {
   const { t } = useTranslation();
   const { city = '' } = useParams();
   const ability = useAbility<AppAbility>();
-  const { profile } = useSession();
+  const profile = useSessionValue('profile');
   const [search, setSearch] = useState('');
   const [filterBy, setFilterBy] = useState<UserFilter>('all');
   const [page, setPage] = useState(1);
