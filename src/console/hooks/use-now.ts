@@ -11,10 +11,13 @@ let now = Date.now();
 let timer: ReturnType<typeof setInterval> | undefined;
 const listeners = new Set<() => void>();
 
-function subscribe(listener: () => void): () => void {
+/** Subscribes to the shared clock (useSyncExternalStore's shape); the first subscriber starts its ticker. */
+export function subscribeClock(listener: () => void): () => void {
   listeners.add(listener);
   if (!timer) {
-    now = Date.now();
+    // The clock is not set here: a component subscribes after it rendered, and a time other than the
+    // one it rendered with would render it again at once, synchronously (as each row's relative time
+    // did on every list page). It moved on when first read (`readClock`).
     timer = setInterval(() => {
       now = Date.now();
       for (const l of listeners) l();
@@ -29,7 +32,13 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The current time in ms, re-rendering the caller every 30 s. */
+/** The shared clock, ms; while no ticker runs it may have stood still for long, and moves on when read. */
+export function readClock(): number {
+  if (!timer && Date.now() - now >= NOW_TICK_MS) now = Date.now();
+  return now;
+}
+
+/** The current time in ms (at most NOW_TICK_MS behind), re-rendering the caller every 30 s. */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now, () => now);
+  return useSyncExternalStore(subscribeClock, readClock, readClock);
 }
