@@ -30,6 +30,7 @@ import { prepareNumberFormat } from './resources/format-value';
 import getScrollBarSize from './scrollbar-size';
 import { UnsavedInputGuard } from './resources/unsaved-input-guard';
 import { useCityMenu } from './layout/use-city-menu';
+import { TOP_BAR_HEIGHT } from './layout/top-bar';
 import { useSessionValue } from './hooks/use-session';
 import { MaintenanceGate } from './layout/maintenance-gate';
 import { Loading } from './components/loading';
@@ -144,8 +145,9 @@ export function ConsoleApp() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const resources = useMemo(() => refineResources(routes, t), [routes, labels]);
   return (
-    // antd's App context (message, notification, modal) with the catalogue's 5 s error toasts (001 9).
-    <AntdApp notification={{ duration: ERROR_TOAST_MS / 1000, placement: 'topRight' }} message={{ duration: 3 }}>
+    // antd's App context (message, notification, modal) with the catalogue's 5 s error toasts (001 9),
+    // below the top bar: a toast hovered stays open, and one over the bell would hide it for good.
+    <AntdApp notification={{ duration: ERROR_TOAST_MS / 1000, placement: 'topRight', top: TOP_BAR_HEIGHT + 8 }} message={{ duration: 3 }}>
       <Refine
         routerProvider={routerProvider}
         dataProvider={dataProvider}

@@ -56,6 +56,11 @@ test('the bell counts, resets a line on click and receives a live admin notice',
   expect(made.status(), await made.text()).toBe(201);
   await expect(page.getByText(title)).toBeVisible();
   await expect(bell(page)).toHaveAttribute('aria-label', `お知らせ（未読 ${afterMatching + 1} 件）`);
+  // Its toast opens below the top bar: a toast under the pointer stays open, and over the bell it hid it.
+  const toast = page.locator('.ant-notification-notice', { hasText: title });
+  await expect(toast).toBeVisible();
+  const [toastBox, bellBox] = [await toast.boundingBox(), await bell(page).boundingBox()];
+  expect(toastBox!.y).toBeGreaterThanOrEqual(bellBox!.y + bellBox!.height);
   await admin.dispose();
 
   // the admin-notice line: every notice read, the notices' list

@@ -38,6 +38,9 @@ export interface TopBarProps {
   onNotice?: (n: LiveNotice) => void;
 }
 
+/** The top bar's height, px: toasts open below it (console-app.tsx), never over its bell or user menu. */
+export const TOP_BAR_HEIGHT = 56;
+
 /** Memoized: a re-render of the layout (its tabs) leaves the top bar alone. */
 export const TopBar = memo(function TopBar({ city, collapsed, onToggle, links, routes, onNotice }: TopBarProps) {
   const { t } = useTranslation();
@@ -50,7 +53,7 @@ export const TopBar = memo(function TopBar({ city, collapsed, onToggle, links, r
   const ability = useAbility<AppAbility>();
   const cityPath = `/${encodeURIComponent(city)}`;
   return (
-    <Layout.Header style={{ position: 'sticky', top: 0, zIndex: 10, background: token.colorBgContainer, padding: '0 12px', borderBottom: `1px solid ${token.colorBorderSecondary}`, height: 56, lineHeight: '56px' }}>
+    <Layout.Header style={{ position: 'sticky', top: 0, zIndex: 10, background: token.colorBgContainer, padding: '0 12px', borderBottom: `1px solid ${token.colorBorderSecondary}`, height: TOP_BAR_HEIGHT, lineHeight: `${TOP_BAR_HEIGHT}px` }}>
       <Flex justify="space-between" align="center" style={{ height: '100%' }} gap={8}>
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
           {city !== MEMBER_CITY && (
