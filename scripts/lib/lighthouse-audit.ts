@@ -59,7 +59,7 @@ export interface LighthouseFigures {
   tbtRangeMs: [number, number] | null;
 }
 
-/** Lighthouse runs per audit (LIGHTHOUSE_RUNS, default 3): the figures are those of Lighthouse's median run (`computeMedianRun`). */
+/** Lighthouse runs per audit (LIGHTHOUSE_RUNS, default 3); the figures are its median run's (`computeMedianRun`). */
 export const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS) || 3);
 
 export interface AuditOptions {
@@ -130,8 +130,8 @@ async function signInInChrome(port: number, origin: string, signIn: SignIn): Pro
  * Audits `url` (performance category only) with the desktop preset or the default (mobile) one.
  * Runs it LIGHTHOUSE_RUNS times in the same Chrome (a run whose trace missed the navigation's start
  * once more) and resolves to the figures of the median run; writes its final screenshot and report
- * to `outDir`. Rejects when
- * Chrome cannot start, the sign-in is refused or Lighthouse fails; Chrome is killed in every case.
+ * to `outDir`. Rejects when Chrome cannot start, the sign-in is refused or Lighthouse fails; Chrome
+ * is killed in every case.
  */
 export async function auditPage(url: string, options: AuditOptions): Promise<LighthouseFigures> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS, logLevel: 'silent', handleSIGINT: false });

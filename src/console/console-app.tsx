@@ -57,7 +57,10 @@ export function generatedPageAt(pathname: string): { page: 'list' | 'form' | 'sh
   return null;
 }
 
-/** The hand-written page (src/shared/pages.ts PAGES) the path `/:city/…` shows by the manifests' routes (any role's), or null. */
+/**
+ * The hand-written page (src/shared/pages.ts PAGES) the path `/:city/…` shows by the manifests'
+ * routes (any role's), or null (a generated page, the profile…).
+ */
 export function handWrittenPageAt(pathname: string): string | null {
   const rest = pathname.split('/').slice(2).join('/').replace(/\/+$/, '');
   for (const { entry } of allEntries()) {
@@ -76,8 +79,9 @@ const GENERATED_PAGES = {
 // that page will wait for, beside the session check, instead of each once the code before it has run
 // (docs/performance.md 'What each page loads'): the city entry with the console catalogues, the
 // manifests, then the page's code (a hand-written page's with its texts) and, for a list opened at
-// its bare path, its first page of rows (the request the page makes, `prefetchList`); and, in a task of its own, the number format
-// and the scroll bar's size that the list's first render and commit would otherwise work out.
+// its bare path, its first page of rows (the request the page makes, `prefetchList`); and, in a
+// task of its own, the number format and the scroll bar's size that the list's first render and
+// commit would otherwise work out.
 if (typeof location !== 'undefined' && isCityPagePath(location.pathname)) {
   void loadCityEntry();
   setTimeout(() => {

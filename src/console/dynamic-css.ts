@@ -7,8 +7,8 @@
  * the style is in the page already. The library's `updateCSS` then lists every child of `<head>`
  * (about 150 `<style>` elements on a list page), reads an attribute of each until it finds the key,
  * and reads the found element's `innerHTML` (a copy of its whole style sheet, tens of KB for the
- * table's) to compare it with the new text. A list page mounts about 1,000 such instances, so a
- * sidebar click spent about 50 ms there and as much again collecting the copies
+ * table's) to compare it with the new text. A list page mounts about 1,000 such instances: a
+ * sidebar click spent about 75 ms there, and much of its garbage collection was those copies
  * (docs/performance.md 'What ran on the main thread').
  *
  * This `updateCSS` keeps, per container, the element and the text it last wrote under each key. When
