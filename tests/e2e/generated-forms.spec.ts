@@ -17,8 +17,9 @@ const CITY = 'kobe';
 async function pickDateTime(page: Page, id: string, value: string): Promise<void> {
   await page.locator(id).click();
   await page.locator(id).fill(value);
-  const picker = page.locator('.ant-picker-dropdown:visible');
-  await expect(picker).not.toHaveClass(/-(enter|appear|leave)\b/);
+  // The picker opening: the previous field's may still be on screen, closing (its `-leave` motion).
+  const picker = page.locator('.ant-picker-dropdown:visible:not([class*="-leave"])');
+  await expect(picker).not.toHaveClass(/-(enter|appear)\b/);
   await picker.locator('.ant-picker-ok button').click();
   await expect(page.locator(id)).toHaveValue(value);
 }
