@@ -3,11 +3,12 @@
  * child process on a fresh PGlite data directory (and on PostgreSQL: DATABASE_URL, else a throwaway
  * local cluster when Debian's postgresql is installed), under LOAD_CONNECTIONS connections for
  * LOAD_SECONDS seconds of a mix of the console's calls, sent by autocannon from another process:
- * lists with and without search, shows, creates, updates, sign-ins, a CSV import's dry run, a
- * statistics call, a push's recipient count and the chat's conversation list, each connection
- * sending them in turn. Prints errors (answers not 2xx and requests without an answer; budget 0),
- * p50 and p99 (budget p99 ≤ 200 ms) with those of each call of the mix, requests per second, and the
- * server's RSS at the end with its helper processes' (budget ≤ 450 MB).
+ * lists with and without search, shows, creates, updates, a CSV import's dry run, a statistics call,
+ * a push's recipient count and the chat's conversation list, each connection sending them in turn;
+ * and, at the same time, sign-ins at a fixed rate (SIGN_INS, see there). Prints errors (answers not
+ * 2xx and requests without an answer; budget 0), p50 and p99 of every answer (budget p99 ≤ 200 ms)
+ * with those of each call, requests per second, and the server's RSS at the end with its helper
+ * processes' (budget ≤ 450 MB). docs/performance.md 'Under load' says why sign-ins are paced.
  */
 import { limitRow, ms, type BudgetRow } from './budget';
 import { formatByRequest, formatRow, measureApart, type MixRequest } from './load';
@@ -16,6 +17,14 @@ import { bearerOf, descendantsOf, memoryOf, startServer, stopServer } from './se
 
 export const LOAD_BUDGETS = { errors: 0, p99Ms: 200, rssMb: 450 };
 const CONNECTIONS = 50;
+
+/**
+ * Sign-ins run beside the mix at a fixed rate: 4 a second (14,400 an hour; the shipped server lets
+ * one address sign in 20 times a minute, LOGIN_RATE_LIMIT), from 4 connections. In the closed loop
+ * of the mix, one sign-in in N calls made the sign-in demand follow the other calls' speed, past
+ * what two cores can hash (scrypt, src/server/auth/passwords.ts).
+ */
+export const SIGN_INS = { connections: 4, perSecond: 4 };
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 
 /** Today in Tokyo, `YYYY-MM-DD`, `back` days ago. */
@@ -32,7 +41,10 @@ function csvUpload(): { body: string; type: string } {
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** The mix one connection sends in turn (exported for a look at one database alone): mostly reads, a few writes, one sign-in and one import check in 20. */
+/** The sign-in of the load: the demo's Operator, by password. */
+export const SIGN_IN: MixRequest = { method: 'POST', path: '/default/api/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'operator', password: 'demo1234' }) };
+
+/** The mix one connection sends in turn (exported for a look at one database alone): mostly reads, a few writes, one import check in 19. */
 export async function mixOf(url: string, auth: Record<string, string>): Promise<MixRequest[]> {
   const json = { 'content-type': 'application/json' };
   const news = '/kobe/api/city/admin-news/';
@@ -54,7 +66,6 @@ export async function mixOf(url: string, auth: Record<string, string>): Promise<
     { method: 'POST', path: '/kobe/api/notification/recipient-count/', headers: json, body: JSON.stringify({ title: 't', body: 'b', type: 'all' }) },
     get('/kobe/api/chat/conversations/'),
     get(`${news}?limit=20&offset=0&order_by=-create_at`),
-    { method: 'POST', path: '/default/api/login', headers: json, body: JSON.stringify({ username: 'operator', password: 'demo1234' }) },
     get(`${news}${id}/`),
     { method: 'POST', path: '/kobe/api/import-csv/?dry_run=true', headers: { 'content-type': upload.type }, body: upload.body },
     get('/kobe/api/events/?limit=20&offset=0'),
@@ -79,8 +90,9 @@ async function loadOn(root: string, label: string, env: Record<string, string>):
   try {
     const auth = await bearerOf(url, 'operator');
     const mix = await mixOf(url, auth);
-    await probe(url, auth, mix);
-    const r = await measureApart(`mix of ${mix.length} calls, ${label}`, url, CONNECTIONS, SECONDS, auth, mix);
+    await probe(url, auth, [...mix, SIGN_IN]);
+    const paced = { ...SIGN_INS, requests: [SIGN_IN] };
+    const r = await measureApart(`mix of ${mix.length} calls and sign-ins, ${label}`, url, CONNECTIONS, SECONDS, auth, mix, paced);
     // The server's own RSS and its helper processes' (the password hashing helper: src/server/auth/hash-process.ts).
     const own = memoryOf(child.pid!)?.rss ?? null;
     const helpers = descendantsOf(child.pid!).reduce((sum, pid) => sum + (memoryOf(pid)?.rss ?? 0), 0);
@@ -89,7 +101,7 @@ async function loadOn(root: string, label: string, env: Record<string, string>):
     console.log(formatRow(r));
     for (const line of formatByRequest(r)) console.log(line);
     console.log(`${label}: server RSS at the end ${rss === null || own === null ? 'unknown' : `${mb(rss)} (the process ${mb(own)}, its helpers ${mb(helpers)})`}`);
-    const at = `c=${CONNECTIONS}, ${SECONDS} s, ${label}`;
+    const at = `c=${CONNECTIONS} + ${SIGN_INS.perSecond} sign-ins/s, ${SECONDS} s, ${label}`;
     return [
       limitRow(`load: errors (not 2xx or no answer), ${at}`, r.requests === 0 ? null : r.non2xx + r.errors, 'max', LOAD_BUDGETS.errors, (n) => n.toLocaleString('en')),
       { figure: `load: p50, requests per second, ${at}`, value: `${ms(r.p50)}, ${r.rps.toFixed(0)} req/s`, budget: 'printed', status: 'ok' },

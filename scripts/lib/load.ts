@@ -46,10 +46,60 @@ export interface MixRequest {
 }
 
 /**
+ * Requests sent at a fixed rate beside a measurement's connections (open loop: their rate does not
+ * follow how fast the server answers the others), e.g. sign-ins: `connections` connections, each
+ * sending `requests` in turn, `perSecond` requests a second in all.
+ */
+export interface PacedRequests {
+  connections: number;
+  perSecond: number;
+  requests: readonly MixRequest[];
+}
+
+/** The answers of one autocannon run: every time (ms), those of each request of its mix, not-2xx and errors. */
+interface Answers {
+  times: number[];
+  non2xx: number;
+  each: { request: string; times: number[]; non2xx: number }[];
+  errors: number;
+  seconds: number;
+}
+
+/** Runs autocannon on `url` (loopback) and gathers its answers (see `Answers`). */
+function answersOf(url: string, options: { connections: number; seconds: number; headers: Record<string, string>; requests?: readonly MixRequest[]; perSecond?: number; label?: string }): Promise<Answers> {
+  const { connections, seconds, headers, requests, perSecond } = options;
+  const out: Answers = { times: [], non2xx: 0, each: (requests ?? []).map((r) => ({ request: `${r.method} ${r.path}${options.label ?? ''}`, times: [], non2xx: 0 })), errors: 0, seconds };
+  return new Promise<Answers>((done, fail) => {
+    const mix = requests?.map((r) => ({ ...r, headers: { ...headers, ...r.headers } }));
+    const rate = perSecond === undefined ? {} : { overallRate: perSecond };
+    const instance = autocannon({ url, connections, duration: seconds, headers, pipelining: 1, timeout: 10, ...rate, ...(mix ? { requests: mix } : {}) }, (err, r) => {
+      if (err) return fail(err);
+      out.errors = r.errors + r.timeouts;
+      out.seconds = r.duration || seconds;
+      done(out);
+    });
+    instance.on('response', (client, status: number, _bytes: number, ms: number) => {
+      out.times.push(ms);
+      const failed = status < 200 || status >= 300;
+      if (failed) out.non2xx++;
+      // Without pipelining the iterator still points at the request this answer is for.
+      const at = (client as unknown as { requestIterator?: { currentRequestIndex?: number } }).requestIterator?.currentRequestIndex;
+      const one = out.each[at ?? -1];
+      if (one) {
+        one.times.push(ms);
+        if (failed) one.non2xx++;
+      }
+    });
+  });
+}
+
+/**
  * Sends GET requests to `url` with `connections` concurrent connections for `seconds` seconds
  * (loopback only) and returns the latency percentiles in milliseconds and the throughput. With
- * `requests`, each connection sends them in turn instead (a mix), over and over. Answers not 2xx
- * and errors (timeouts, resets) are counted in `non2xx` and `errors`.
+ * `requests`, each connection sends them in turn instead (a mix), over and over. With `paced`, those
+ * requests are sent at their fixed rate at the same time, and their answers count in every figure
+ * (their own p50 and p99 too, labelled with their rate). Answers not 2xx and errors (timeouts,
+ * resets) are counted in `non2xx` and `errors`.
  */
 export async function measure(
   label: string,
@@ -58,41 +108,31 @@ export async function measure(
   seconds: number,
   headers: Record<string, string> = {},
   requests?: readonly MixRequest[],
+  paced?: PacedRequests,
 ): Promise<LoadResult> {
-  const times: number[] = [];
-  let non2xx = 0;
-  const each = (requests ?? []).map(() => ({ times: [] as number[], non2xx: 0 }));
-  const result = await new Promise<autocannon.Result>((done, fail) => {
-    const mix = requests?.map((r) => ({ ...r, headers: { ...headers, ...r.headers } }));
-    const instance = autocannon({ url, connections, duration: seconds, headers, pipelining: 1, timeout: 10, ...(mix ? { requests: mix } : {}) }, (err, r) => (err ? fail(err) : done(r)));
-    instance.on('response', (client, status: number, _bytes: number, ms: number) => {
-      times.push(ms);
-      const failed = status < 200 || status >= 300;
-      if (failed) non2xx++;
-      // Without pipelining the iterator still points at the request this answer is for.
-      const at = (client as unknown as { requestIterator?: { currentRequestIndex?: number } }).requestIterator?.currentRequestIndex;
-      const one = each[at ?? -1];
-      if (one) {
-        one.times.push(ms);
-        if (failed) one.non2xx++;
-      }
-    });
-  });
-  times.sort((a, b) => a - b);
-  const byRequest = requests?.map((r, i): RequestFigures => {
-    const sorted = each[i].times.sort((a, b) => a - b);
-    return { request: `${r.method} ${r.path}`, count: sorted.length, non2xx: each[i].non2xx, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-  });
+  const runs = await Promise.all([
+    answersOf(url, { connections, seconds, headers, requests }),
+    ...(paced ? [answersOf(url, { connections: paced.connections, seconds, headers, requests: paced.requests, perSecond: paced.perSecond, label: ` (${paced.perSecond} a second)` })] : []),
+  ]);
+  const times = runs.flatMap((r) => r.times).sort((a, b) => a - b);
+  const byRequest = requests
+    ? runs
+        .flatMap((r) => r.each)
+        .map((one): RequestFigures => {
+          const sorted = one.times.sort((a, b) => a - b);
+          return { request: one.request, count: sorted.length, non2xx: one.non2xx, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+        })
+    : undefined;
   return {
     label,
-    connections,
+    connections: connections + (paced?.connections ?? 0),
     requests: times.length,
-    non2xx,
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     p50: percentile(times, 50),
     p95: percentile(times, 95),
     p99: percentile(times, 99),
-    rps: times.length / (result.duration || seconds),
-    errors: result.errors + result.timeouts,
+    rps: times.length / runs[0].seconds,
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
     ...(byRequest ? { byRequest } : {}),
   };
 }
@@ -122,11 +162,12 @@ export async function measureApart(
   seconds: number,
   headers: Record<string, string> = {},
   requests?: readonly MixRequest[],
+  paced?: PacedRequests,
 ): Promise<LoadResult> {
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
   const tsx = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
   const cli = new URL('./load-cli.ts', import.meta.url).pathname;
-  const { stdout } = await promisify(execFile)(tsx, [cli, JSON.stringify({ label, url, connections, seconds, headers, requests })], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(tsx, [cli, JSON.stringify({ label, url, connections, seconds, headers, requests, paced })], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
 }

@@ -10,11 +10,14 @@
  *   and dropped) first, else Shift_JIS as Windows writes it (Node's `TextDecoder('shift_jis')`, the
  *   WHATWG decoder with the NEC and IBM extensions, so 髙, ①, ㈱ decode; iconv-lite's `cp932` when
  *   Node lacks it). The text is decoded before it is parsed, so a trail byte 0x5C (ソ is 0x83 0x5C)
- *   is never read as a backslash.
+ *   is never read as a backslash. The UTF-8 check and the bytes the type is told by are taken while
+ *   the file is received; only a file that is not UTF-8 is read again (for Shift_JIS). Each read of
+ *   the file waits for the server's thread in turn, behind every other request (docs/performance.md
+ *   'Under load').
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -33,7 +36,14 @@ export interface ReceivedFile {
   name: string;
   bytes: number;
   sha256: string;
+  /** Its first HEAD_BYTES bytes (fewer for a shorter file): its type is told by them. */
+  head: Buffer;
+  /** Whether the whole file is UTF-8 (a fatal decoder's verdict, taken as it was received). */
+  utf8: boolean;
 }
+
+/** The bytes of a file's start its type is told by (an image's or PDF's magic number, UTF-16's BOM, a NUL). */
+const HEAD_BYTES = 8192;
 
 const n = (v: number) => v.toLocaleString('en-US');
 
@@ -76,11 +86,23 @@ export async function receiveFile(request: FastifyRequest, dir: string): Promise
   const hash = createHash('sha256');
   let bytes = 0;
   let tooLarge = false;
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let utf8: StrictDecoder | null = strictDecoder('utf-8');
   const count = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash.update(chunk);
       bytes += chunk.length;
+      if (headBytes < HEAD_BYTES) {
+        head.push(chunk.subarray(0, HEAD_BYTES - headBytes));
+        headBytes += head[head.length - 1].length;
+      }
+      utf8 = stillDecodes(utf8, chunk);
       done(null, chunk);
+    },
+    flush(done) {
+      utf8 = stillDecodes(utf8);
+      done();
     },
   });
   // Past the limit busboy cuts the file short: stop writing at once and refuse (413).
@@ -100,7 +122,7 @@ export async function receiveFile(request: FastifyRequest, dir: string): Promise
     await rm(path, { force: true });
     throw refusal(language, 'tooLarge', { max: n(CSV_IMPORT_MAX_BYTES) }, 'too_large');
   }
-  const file = { path, name, bytes, sha256: hash.digest('hex') };
+  const file = { path, name, bytes, sha256: hash.digest('hex'), head: Buffer.concat(head), utf8: utf8 !== null };
   try {
     if (!name.toLowerCase().endsWith(CSV_IMPORT_EXTENSION)) throw refusal(language, 'extension', { name: name || '—' });
     if (bytes === 0) throw refusal(language, 'empty');
@@ -143,6 +165,18 @@ export function strictDecoder(encoding: CsvImportEncoding): StrictDecoder {
   };
 }
 
+/** `decoder` after it decoded `chunk` (none: the end), or null once it refused the bytes (null stays null). */
+function stillDecodes(decoder: StrictDecoder | null, chunk?: Uint8Array): StrictDecoder | null {
+  if (!decoder) return null;
+  try {
+    decoder.decode(chunk);
+    return decoder;
+  } catch (err) {
+    if (err instanceof TypeError) return null;
+    throw err;
+  }
+}
+
 /**
  * The decoded text of a file, in chunks (streamed: 32 KB of bytes at a time, so each string is a
  * young object, not one of V8's large objects that only a full collection frees). Errors: TypeError
@@ -175,19 +209,13 @@ const TYPE_LABEL: Record<string, string> = { png: 'PNG', jpeg: 'JPEG', gif: 'GIF
  * image, a PDF, other binary bytes, or text in neither encoding.
  */
 export async function fileEncoding(language: Language, file: ReceivedFile): Promise<CsvImportEncoding> {
-  const handle = await open(file.path, 'r');
-  const head = Buffer.alloc(Math.min(file.bytes, 8192));
-  try {
-    await handle.read(head, 0, head.length, 0);
-  } finally {
-    await handle.close();
-  }
+  const { head } = file;
   const found = sniff(head);
   if (found) throw refusal(language, 'notText', { type: TYPE_LABEL[found.type] ?? found.type });
   const utf16 = head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
   if (utf16) throw refusal(language, 'encoding');
   if (head.includes(0)) throw refusal(language, 'notText', { type: translatorFor(language)('validation.import.binary') });
-  if (await decodes(file.path, 'utf-8')) return 'utf-8';
+  if (file.utf8) return 'utf-8';
   if (await decodes(file.path, 'shift_jis')) return 'shift_jis';
   throw refusal(language, 'encoding');
 }

@@ -6,12 +6,13 @@
  * stored; only Administrators and Operators of the city may import (403 for an Advertiser).
  * On PGlite, and on PostgreSQL with DATABASE_URL.
  */
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_IMPORT_MAX_BYTES, type ImportState } from '../../../src/shared/csv-import';
 import { bearer, createTestApp, login, type TestApp } from './helpers';
 import { countRecords, csvRows } from '../../../src/server/import/csv-rows';
 import { decodedText } from '../../../src/server/import/import-file';
-import { csvText, encode, logOf, settled, shopRow, shops, SHOP_HEADER, upload } from './import-helpers';
+import { csvText, encode, logOf, multipart, settled, shopRow, shops, SHOP_HEADER, upload } from './import-helpers';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -92,6 +93,22 @@ describe('a file in either encoding imports exactly', () => {
       });
       expect(typeof first.category).toBe('number');
       expect(second).toMatchObject({ name: `${name} 2`, description: ENCODED.formula });
+    });
+  }
+});
+
+describe('a file that arrives in pieces', () => {
+  // The UTF-8 check runs on the upload's chunks as they arrive (import-file.ts): a character split
+  // between two chunks is still one character, and a Shift_JIS file is still told apart.
+  for (const encoding of ['utf-8', 'shift_jis'] as const) {
+    it(`${encoding}, sent 7 bytes at a time: the check tells its encoding and reads its rows`, async () => {
+      const bytes = encode(csvText([SHOP_HEADER, shopRow(`${ENCODED.name} 分割`), shopRow('表示能力ソース 分割 2')]), encoding);
+      const body = multipart(`pieces-${encoding}.csv`, bytes);
+      const whole = Buffer.from(body.payload);
+      const pieces = Array.from({ length: Math.ceil(whole.length / 7) }, (_, i) => whole.subarray(i * 7, i * 7 + 7));
+      const r = await t.app.inject({ method: 'POST', url: '/kobe/api/import-csv/?dry_run=true', headers: { ...admin, ...body.headers }, payload: Readable.from(pieces) });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.json()).toMatchObject({ encoding, rows: 2, create: 2, errors: 0, problems: [] });
     });
   }
 });
