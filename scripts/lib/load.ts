@@ -155,15 +155,7 @@ export function formatByRequest(r: LoadResult): string[] {
  * The same measurement run in a child process, so the load generator does not share the server's
  * event loop and core (the machine has two). Resolves to the child's result.
  */
-export async function measureApart(
-  label: string,
-  url: string,
-  connections: number,
-  seconds: number,
-  headers: Record<string, string> = {},
-  requests?: readonly MixRequest[],
-  paced?: PacedRequests,
-): Promise<LoadResult> {
+export async function measureApart(...[label, url, connections, seconds, headers = {}, requests, paced]: Parameters<typeof measure>): Promise<LoadResult> {
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
   const tsx = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
