@@ -7,11 +7,13 @@
  * `dist/console/.vite/manifest.json` lists every chunk and its imports.
  * Text files are written precompressed too (brotli and gzip), for the server to send as they are.
  */
-import { build, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
+import { build, type ConfigEnv, type Plugin, type ResolvedConfig, type UserConfig } from 'vite';
 import type { CodeSplittingGroup, OutputChunk, RolldownOutput } from 'rolldown';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
-import { resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { BUILD_STAMP, type BuildStamp } from './scripts/lib/console-build.js';
 import { catalogueParts } from './scripts/lib/catalogue-parts.js';
 import { chunkGroupsFrom } from './scripts/lib/console-chunks.js';
 
@@ -50,6 +52,27 @@ function schemasForTheConsole(): Plugin {
   };
 }
 
+/**
+ * Writes BUILD_STAMP beside index.html at the end of a build: whether React's and antd's production
+ * builds are inside (NODE_ENV was `production`), so that `npm start` never serves a development
+ * bundle as the product (scripts/lib/console-build.ts `staleBuildReason`).
+ */
+function buildStamp(): Plugin {
+  let resolved: ResolvedConfig;
+  return {
+    name: 'build-stamp',
+    apply: 'build',
+    configResolved(config) {
+      resolved = config;
+    },
+    async closeBundle() {
+      if (resolved.build.write === false) return;
+      const stamp: BuildStamp = { production: resolved.isProduction, mode: resolved.mode };
+      await writeFile(join(resolve(resolved.root, resolved.build.outDir), BUILD_STAMP), `${JSON.stringify(stamp)}\n`);
+    },
+  };
+}
+
 /** Set in the environment of the first of the build's two passes (scripts/lib/console-chunks.ts). */
 const FIRST_PASS = 'CONSOLE_BUILD_FIRST_PASS';
 
@@ -73,7 +96,7 @@ export default async function config({ command }: ConfigEnv): Promise<UserConfig
   return {
     // Every text file of the build also as `.br` (brotli, quality 11) and `.gz` (gzip -9) beside it:
     // the server sends them as they are (src/server/plugins/console.ts), compressing nothing per request.
-    plugins: [schemasForTheConsole(), catalogueParts(import.meta.dirname), react(), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' })])],
+    plugins: [schemasForTheConsole(), catalogueParts(import.meta.dirname), react(), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }), buildStamp()])],
     resolve: {
       alias: [
         { find: '@', replacement: resolve(import.meta.dirname, 'src') },

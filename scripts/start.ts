@@ -1,17 +1,19 @@
 /**
- * `npm start`: starts the API server at once, then, when the console build is missing or older than
- * its sources (scripts/lib/console-build.ts BUILD_SOURCES: src/console, src/shared, locales, schemas,
- * menus, the build's configuration and index.html), runs `vite build` in a background child process.
+ * `npm start`: starts the API server at once, then, when the console build is missing, not a
+ * production build, or older than its sources (scripts/lib/console-build.ts BUILD_SOURCES: src/console,
+ * src/shared, locales, schemas, menus, the build's configuration and index.html), runs the production
+ * build (`vite build --mode production` with NODE_ENV=production, whatever this process's NODE_ENV
+ * is) in a background child process.
  * The server serves the console as soon as the build lands (until then GET pages answer
  * 'コンソールを準備中です…' and reload every 3 s).
  * Settings: see src/server/config.ts (PORT, HOST, DATA_DIR, DATABASE_URL, …). SKIP_CONSOLE_BUILD=1
  * never builds.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../src/server/main';
-import { staleBuildReason } from './lib/console-build';
+import { spawnConsoleBuild, staleBuildReason } from './lib/console-build';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -23,10 +25,7 @@ async function buildReason(consoleDir: string): Promise<string | null> {
 
 function runBuild(reason: string): ChildProcess {
   console.log(`console: building in the background (${reason})…`);
-  const viteBin = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const child = existsSync(viteBin)
-    ? spawn(process.execPath, [viteBin, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn('npx', ['vite', 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnConsoleBuild(root);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);

@@ -41,7 +41,7 @@ DATABASE_URL="postgres://postgres@127.0.0.1:$pgport/postgres" \
   npx vitest run tests/unit/server tests/unit/contract --reporter=default --reporter=json --outputFile.json=test-results/unit-postgres.json
 
 echo "== end-to-end (Chromium)"
-npx vite build
+npm run build
 PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/e2e.json npx playwright test --reporter=list,json
 
 node "$root/scripts/test-summary.mjs" test-results/unit-pglite.json test-results/unit-postgres.json test-results/e2e.json

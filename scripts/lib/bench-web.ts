@@ -65,6 +65,11 @@ async function uploadedFileFields(origin: string, def: ResourceDef, city: string
   return Object.fromEntries(fields.map((name) => [name, def.schema.properties[name].type === 'array' ? [url] : url]));
 }
 
+/** How a scenario is signed in: BENCH_USER, with or without its city stored; undefined when signed out. */
+function signInOf(scenario: PageScenario): SignIn | undefined {
+  return scenario.signedIn ? { ...BENCH_USER, storeCity: scenario.storedCity ?? true } : undefined;
+}
+
 interface Audited {
   scenario: PageScenario;
   formFactor: FormFactor;
@@ -85,7 +90,7 @@ async function runAudits(origin: string, outDir: string): Promise<Audited[]> {
       try {
         figures = await auditPage(`${origin}${scenario.path}`, {
           formFactor,
-          signIn: scenario.signedIn ? BENCH_USER : undefined,
+          signIn: signInOf(scenario),
           evidenceSelector: scenario.ready.selector,
           outDir,
           name: scenario.name,
@@ -145,7 +150,7 @@ async function jsRows(browser: Browser, origin: string): Promise<BudgetRow[]> {
   for (const scenario of PAGE_SCENARIOS) {
     const figure = `JS transferred: ${scenario.name}`;
     try {
-      const js = await measureJsTransfer(browser, origin, scenario.path, scenario.ready, scenario.signedIn ? BENCH_USER : undefined);
+      const js = await measureJsTransfer(browser, origin, scenario.path, scenario.ready, signInOf(scenario));
       console.log(
         `${scenario.name.padEnd(20)} ${kb(js.transferredBytes).padStart(9)} transferred  ${kb(js.decodedBytes).padStart(9)} decoded  ${String(js.files).padStart(3)} files  ` +
           `content-encoding ${js.encodings.join(', ') || '—'}  (Accept-Encoding: ${js.acceptEncoding ?? '?'})`,

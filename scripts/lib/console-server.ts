@@ -5,31 +5,24 @@
  * free loopback port with a new temporary PGlite data directory, and stops it (and removes that
  * directory) afterwards.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { staleBuildReason } from './console-build';
+import { buildConsole, staleBuildReason } from './console-build';
 
 /**
- * Builds the console into `<root>/dist/console` with `vite build` when its index.html is missing or
- * older than a source. Resolves to the reason it built (e.g. 'src/console changed'), or null when the
- * build was current. Rejects with vite's output when the build fails.
+ * Makes the console's production build in `<root>/dist/console` when it is missing, not a production
+ * build, or older than a source (scripts/lib/console-build.ts, the rule of `npm start`). Resolves to
+ * the reason it built (e.g. 'src/console changed'), or null when the build was current. Rejects with
+ * vite's output when the build fails.
  */
 export async function ensureConsoleBuild(root: string): Promise<string | null> {
   const reason = await staleBuildReason(root, join(root, 'dist/console'));
   if (!reason) return null;
-  const viteBin = join(root, 'node_modules/vite/bin/vite.js');
-  const [cmd, args] = existsSync(viteBin) ? [process.execPath, [viteBin, 'build', '--logLevel', 'warn']] : ['npx', ['vite', 'build', '--logLevel', 'warn']];
-  try {
-    await promisify(execFile)(cmd, args, { cwd: root, maxBuffer: 64 << 20 });
-  } catch (err) {
-    const e = err as Error & { stdout?: string; stderr?: string };
-    throw new Error(`vite build failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
-  }
+  await buildConsole(root, { logLevel: 'warn' });
   return reason;
 }
 
@@ -68,7 +61,7 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /**
  * Starts `node_modules/.bin/tsx scripts/start.ts` in `root` with PORT = a free port, HOST 127.0.0.1,
- * DATA_DIR = a new temporary directory, demo data (NODE_ENV=development), no sign-in rate limit (the
+ * DATA_DIR = a new temporary directory, demo data (NODE_ENV unset), no sign-in rate limit (the
  * bench signs in once per scenario) and SKIP_CONSOLE_BUILD=1 (call `ensureConsoleBuild` first: a
  * background build would compete with the measurements for the CPU). Resolves once `GET /login`
  * answers the console itself (not the 'preparing' page). Rejects, with the server stopped and its
@@ -78,8 +71,9 @@ export async function startConsoleServer(root: string, timeoutMs = 120_000): Pro
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'city-console-bench-'));
   // No map tiles: the figures are the console's own, and nothing is fetched beyond 127.0.0.1.
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOGIN_RATE_LIMIT: '0', SKIP_CONSOLE_BUILD: '1', MAP_TILE_URL: '' };
-  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CONSOLE_DIR']) delete env[name];
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOGIN_RATE_LIMIT: '0', SKIP_CONSOLE_BUILD: '1', MAP_TILE_URL: '' };
+  // NODE_ENV unset: demo data (only `production` leaves it out); the console is a production build whatever it says.
+  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CONSOLE_DIR', 'NODE_ENV']) delete env[name];
   const child = spawn(join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (chunk: Buffer) => {

@@ -22,7 +22,8 @@ export interface JsTransfer {
 
 /**
  * A new context of `browser` (no cache, no cookies). With `signIn`, it signs in through the API
- * (the session cookies land in the context) and every page starts with the city in localStorage.
+ * (the session cookies land in the context) and every page starts with the city in localStorage
+ * (none when `signIn.storeCity` is false).
  * Throws when the sign-in is refused.
  */
 export async function newBenchContext(browser: Browser, origin: string, signIn?: SignIn): Promise<BrowserContext> {
@@ -33,7 +34,7 @@ export async function newBenchContext(browser: Browser, origin: string, signIn?:
       await context.close();
       throw new Error(`sign-in as ${signIn.username} answered ${res.status()}: ${await res.text()}`);
     }
-    await context.addInitScript((city) => localStorage.setItem('City', city), signIn.city);
+    if (signIn.storeCity !== false) await context.addInitScript((city) => localStorage.setItem('City', city), signIn.city);
   }
   return context;
 }

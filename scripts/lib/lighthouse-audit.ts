@@ -27,6 +27,8 @@ export interface SignIn {
   password: string;
   /** Written to localStorage 'City' as the console does when a city is chosen. */
   city: string;
+  /** False: nothing in localStorage 'City' (a new browser opening a city's address); default true. */
+  storeCity?: boolean;
 }
 
 export interface LighthouseFigures {
@@ -113,9 +115,10 @@ async function signInInChrome(port: number, origin: string, signIn: SignIn): Pro
     const page = await browser.contexts()[0].newPage();
     // A small same-origin JSON answer, not a console page: nothing of the console gets cached.
     await page.goto(`${origin}/default/api/users/whoami`);
-    const status = await page.evaluate(async ({ username, password, city }) => {
+    const status = await page.evaluate(async ({ username, password, city, storeCity }) => {
       const res = await fetch('/default/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
-      localStorage.setItem('City', city);
+      if (storeCity === false) localStorage.removeItem('City');
+      else localStorage.setItem('City', city);
       return res.status;
     }, signIn);
     if (status !== 200) throw new Error(`sign-in as ${signIn.username} answered ${status}`);

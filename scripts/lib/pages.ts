@@ -37,6 +37,8 @@ export interface PageScenario {
   path: string;
   /** Opened signed in as BENCH_USER with its city chosen (else with no session). */
   signedIn: boolean;
+  /** False: signed in, but no city in localStorage (a new browser opening the city's address). */
+  storedCity?: boolean;
   /** The page is ready (and is the page meant) once at least `count` elements match `selector`. */
   ready: { selector: string; count: number };
   /** Rows of a resource that must exist in the bench user's city (made through the API when fewer). */
@@ -66,6 +68,18 @@ export const PAGE_SCENARIOS: PageScenario[] = [
     seed: { resource: 'news', rows: 30 },
     jsBudgetBytes: 450 * KB,
     lighthouse: { desktop: { minScore: 0.9, maxTbtMs: 200 }, mobile: { minScore: 0.6 } },
+  },
+  {
+    // The same list opened in a browser that has the session but no stored city (a bookmark on a
+    // second machine, a link in a mail): the address names the city (src/console/providers/session.ts).
+    name: 'news list, no stored city',
+    path: listPath('news'),
+    signedIn: true,
+    storedCity: false,
+    ready: { selector: TABLE_ROWS, count: 20 },
+    seed: { resource: 'news', rows: 30 },
+    jsBudgetBytes: 450 * KB,
+    lighthouse: { desktop: { minScore: 0.9, maxTbtMs: 200 } },
   },
   {
     // A hand-written page loaded lazily with its own texts (src/console/pages/import/): its drop zone shows it is there.

@@ -157,6 +157,27 @@ test.describe('routes (000 2.1, 4)', () => {
     expect(await page.evaluate(() => localStorage.getItem('City'))).toBe('akita');
   });
 
+  test("a city's address opened with no stored city shows that city and stores it; a city the user may not enter answers 404 and keeps the session", async ({ page }) => {
+    // A new browser (a bookmark, a link in a mail): the session cookies, nothing in localStorage.
+    const cityCalls: string[] = [];
+    page.on('request', (req) => {
+      const path = new URL(req.url()).pathname;
+      if (/^\/[^/]+\/api\//.test(path) && !path.startsWith('/default/')) cityCalls.push(path);
+    });
+    await signInQuickly(page, 'operator', '/fukuoka/news');
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+    // Every call of a city went to the address's city from the first render on.
+    expect(cityCalls.length).toBeGreaterThan(0);
+    expect(cityCalls.filter((p) => !p.startsWith('/fukuoka/'))).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem('City'))).toBe('fukuoka');
+    // akita is not among the operator's cities: the address answers 404 (the session stays), the stored city too.
+    await page.goto('/akita/news');
+    await expect(page).toHaveURL(/\/404$/);
+    expect(await page.evaluate(() => localStorage.getItem('City'))).toBe('fukuoka');
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/fukuoka\/dashboard$/);
+  });
+
   test('the Member lands on /cippoweb/top-page/ from the sign-in form', async ({ page }) => {
     await signIn(page, 'member');
     await expect(page).toHaveURL(/\/cippoweb\/top-page\/$/);

@@ -15,7 +15,7 @@ import { PAGES } from '@/shared/pages';
 import { registry } from '@/shared/registry';
 import { abilityFor } from '../providers/ability';
 import { citiesOf, cityAllowed, fetchAccount } from '../providers/account';
-import { setCity } from '../providers/session';
+import { setCity, storedCity } from '../providers/session';
 import { useCityMenu } from './use-city-menu';
 import { useSessionValue } from '../hooks/use-session';
 import type { ResourceRoute } from '../resources/resource-routes';
@@ -121,8 +121,10 @@ export function CityArea() {
   const routes = useMemo(() => menuRoutes.filter((r) => registry.has(r.resource)), [menuRoutes]);
   const allowed = !!profile && cityAllowed(profile, city);
 
+  // The address's city becomes the chosen one, kept in localStorage (it may be the session's city
+  // already, taken from the address before the first render: providers/session.ts).
   useEffect(() => {
-    if (allowed && chosen !== city) setCity(city);
+    if (allowed && (chosen !== city || storedCity() !== city)) setCity(city);
   }, [allowed, chosen, city]);
 
   useEffect(() => {

@@ -35,7 +35,7 @@ import { isApiError } from './api-error';
 import { noteFreshTokens, request, startRefreshTimer, stopRefreshTimer } from './http';
 import { loadManifests } from './manifests';
 import { isLogoutMismatch, raiseLogoutMismatch } from './logout-mismatch';
-import { getCity, getSession, markSignedOut, setCity, setProfile } from './session';
+import { getCity, getSession, markSignedOut, setCity, setProfile, storedCity } from './session';
 
 /** The login answer (001 7.1). Tokens are in the body for API clients; the console ignores them. */
 interface LoginAnswer {
@@ -160,7 +160,13 @@ export const authProvider: AuthProvider = {
       await signOutWith(userInfoFailure(e));
       return { authenticated: false, logout: true, redirectTo: '/', error: e as Error };
     }
-    const city = getCity();
+    let city = getCity();
+    // A city taken from the page's address (session.ts) that this profile may not enter: the stored
+    // choice stays the session's city, and the address answers 401 or 404 (layout/city-area.tsx).
+    if (city && city !== storedCity() && !cityAllowed(profile, city)) {
+      city = storedCity();
+      setCity(city);
+    }
     const denial = signInDenial(profile, city);
     if (denial || (city && !cityAllowed(profile, city))) {
       await endServerSession();

@@ -1,10 +1,15 @@
 /**
  * The session as the console knows it: the signed-in profile (never a token: the server keeps the
  * tokens in HttpOnly cookies) and the chosen city, kept in localStorage under `City` (000 3, 001 9).
+ * A page opened at a city's address (`/kobe/news`: a new browser, a bookmark, a link in a mail) starts
+ * with that city, so the console renders once for it, not first for the stored (or no) city and then
+ * again; city-area.tsx stores it once the profile may enter it, and auth-provider.ts falls back to the
+ * stored city when it may not.
  * A tiny external store, read by React through `useSessionValue` (one field at a time) and by the
  * providers directly.
  */
 import { STORAGE_CITY } from '@/shared/constants';
+import { isCityPagePath } from '@/shared/open-routes';
 import type { Profile } from '@/shared/roles';
 
 export interface SessionState {
@@ -27,9 +32,21 @@ export interface SessionState {
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
-function readCity(): string | null {
+/** The city kept in localStorage under `City` (the last one chosen), or null. */
+export function storedCity(): string | null {
   try {
     return globalThis.localStorage?.getItem(STORAGE_CITY) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The city the page's address names (`/kobe/news` → `kobe`, 000 2.2), or null on an open page (`/login`, `/city`). */
+function addressCity(): string | null {
+  const pathname = globalThis.location?.pathname;
+  if (!pathname || !isCityPagePath(pathname)) return null;
+  try {
+    return decodeURIComponent(pathname.split('/')[1]);
   } catch {
     return null;
   }
@@ -48,7 +65,7 @@ function stored(key: string, value?: string | null): string | null {
   }
 }
 
-let state: SessionState = { profile: null, city: readCity(), signedOut: false, reason: stored(STORAGE_REASON), chatUnread: 0 };
+let state: SessionState = { profile: null, city: addressCity() ?? storedCity(), signedOut: false, reason: stored(STORAGE_REASON), chatUnread: 0 };
 
 function emit(next: Partial<SessionState>): void {
   state = { ...state, ...next };
