@@ -53,18 +53,25 @@ for (const { username, role, city } of RUNS) {
       await group.locator(':scope > .ant-menu-submenu-title').click();
       await expect(group.locator(':scope > ul.ant-menu-sub')).toBeVisible();
     }
-    const shown = await menu.evaluate((root) =>
-      [...root.children]
+    // An entry's title as shown, without its unread badge (the chat entries' count, when it has come).
+    const shown = await menu.evaluate((root) => {
+      const title = (el: Element | null) => {
+        if (!el) return '';
+        const copy = el.cloneNode(true) as Element;
+        copy.querySelectorAll('.ant-badge').forEach((b) => b.remove());
+        return (copy.textContent ?? '').trim();
+      };
+      return [...root.children]
         .filter((li) => li.matches('li.ant-menu-item, li.ant-menu-submenu'))
         .map((li) =>
           li.classList.contains('ant-menu-submenu')
             ? {
-                title: li.querySelector(':scope > .ant-menu-submenu-title .ant-menu-title-content')?.textContent ?? '',
-                children: [...li.querySelectorAll(':scope > ul.ant-menu-sub > li.ant-menu-item .ant-menu-title-content')].map((x) => x.textContent ?? ''),
+                title: title(li.querySelector(':scope > .ant-menu-submenu-title .ant-menu-title-content')),
+                children: [...li.querySelectorAll(':scope > ul.ant-menu-sub > li.ant-menu-item .ant-menu-title-content')].map(title),
               }
-            : (li.querySelector('.ant-menu-title-content')?.textContent ?? ''),
-        ),
-    );
+            : title(li.querySelector('.ant-menu-title-content')),
+        );
+    });
     const nameJa = manifestCities().find((c) => c.name === city)!.name_ja;
     expect(shown).toEqual([nameJa, ...expectedItems(city, role)]);
   });
