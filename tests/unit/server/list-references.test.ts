@@ -116,6 +116,20 @@ describe('ids and reference filters', () => {
   });
 });
 
+describe('the CSV export names referenced rows', () => {
+  it('a reference column is followed by the referenced row’s name', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/kobe/api/exports/coupon/?columns=id,title,advertisement', headers: { ...bearer(operator), 'accept-language': 'ja' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const header = lines[0].split(',');
+    expect(header).toEqual(['ID', 'タイトル', '広告', '広告（名称）']);
+    const ads = new Map(((await call('GET', '/kobe/api/operator-advertisement/?limit=1000', operator)).json().content as Array<{ id: number; name: string }>).map((a) => [String(a.id), a.name]));
+    const rows = lines.slice(1).map((l) => l.split(','));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r[3], r.join(',')).toBe(ads.get(r[2]) ?? '');
+  });
+});
+
 describe('an action shows only where it applies', () => {
   const ads = getResource('advertisement');
   const action = (name: string) => ads.actions.find((a) => a.name === name)!;
