@@ -25,9 +25,11 @@ export interface ReferenceSelectProps {
   pageSize?: number;
   style?: React.CSSProperties;
   autoFocus?: boolean;
+  /** Where the options' popup is mounted (inside another popup: that popup, so a choice does not close it). */
+  getPopupContainer?: (trigger: HTMLElement) => HTMLElement;
 }
 
-export function ReferenceSelect({ resource, city, value, onChange, placeholder, label, pageSize = 50, style, autoFocus }: ReferenceSelectProps) {
+export function ReferenceSelect({ resource, city, value, onChange, placeholder, label, pageSize = 50, style, autoFocus, getPopupContainer }: ReferenceSelectProps) {
   const def = getResource(resource);
   const searchable = def.list.search.length > 0;
   const field = labelField(def);
@@ -58,6 +60,7 @@ export function ReferenceSelect({ resource, city, value, onChange, placeholder, 
       filterOption={searchable ? false : (input, option) => String(option?.label ?? '').toLowerCase().includes(input.toLowerCase())}
       style={style}
       maxTagCount="responsive"
+      getPopupContainer={getPopupContainer}
     />
   );
 }

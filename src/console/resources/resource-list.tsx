@@ -94,6 +94,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
                     label={t('lists.rows.refFilter', { title })}
                     placeholder={t('lists.rows.refFilterPlaceholder')}
                     style={{ width: '100%' }}
+                    getPopupContainer={(node) => node.parentElement ?? document.body}
                     autoFocus
                   />
                   <Flex gap={8} justify="end">
@@ -168,7 +169,10 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       aria-label={t('actions.search')}
       allowClear
       enterButton={t('actions.search')}
-      onSearch={list.onSearch}
+      onSearch={(text) => {
+        setDrawer(false);
+        list.onSearch(text);
+      }}
       style={{ width: phone ? '100%' : 320, maxWidth: '100%' }}
     />
   );
@@ -211,7 +215,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
           <Flex vertical gap={12}>
             {search}
             {views}
-            <Flex gap={8} wrap align="center">
+            <Flex gap={8} wrap align="center" className="list-drawer-tools">
               {tools}
             </Flex>
           </Flex>
