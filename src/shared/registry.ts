@@ -347,9 +347,6 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     for (const [k, p] of Object.entries(def.schema.properties)) {
       if (p['x-ref'] && p['x-ref-user']) throw new Error(`schemas/${def.schema.$id}.schema.json: field '${k}' has both x-ref and x-ref-user`);
       if (p['x-ref'] && !out.has(p['x-ref'])) throw new Error(`schemas/${def.schema.$id}.schema.json: field '${k}' refers to unknown resource '${p['x-ref']}'`);
-      if (p['x-ref'] && !out.get(p['x-ref'])?.titleField) {
-        throw new Error(`schemas/${def.schema.$id}.schema.json: field '${k}' refers to '${p['x-ref']}', which declares no x-resource.titleField (the label its references show)`);
-      }
     }
   }
   return out;
