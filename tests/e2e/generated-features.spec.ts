@@ -14,6 +14,7 @@ import { defineAbilityFor } from '../../src/shared/ability';
 import { createI18n } from '../../src/shared/i18n';
 import { menuFor, type MenuEntry } from '../../src/shared/manifest';
 import { fillPath, getResource, registry, type ResourceDef } from '../../src/shared/registry';
+import { actionApplies } from '../../src/console/resources/record-action-defs';
 import type { Profile } from '../../src/shared/roles';
 import { answerDialog, chooseMenuItem, clickInPopup, rowAction, signInQuickly } from './helpers';
 import { createRecord, filesRouteExists, recordBody, someRowId, uploadSample } from './record-fixtures';
@@ -97,7 +98,10 @@ test('a row action asks for confirmation, runs and says 保存しました。', 
   const { entry, def } = target!;
   const row = await createRecord(page.request, CITY, def, 8);
   const id = row[def.idField];
-  const action = def.actions.find((a) => ['set', 'toggle'].includes(a.kind) && a.path.includes('{id}'))!;
+  // An action the new row offers (its declared states, a set that would change it).
+  const action = def.actions.find((a) => ['set', 'toggle'].includes(a.kind) && a.path.includes('{id}') && !a.fields && actionApplies(def, a, row));
+  test.skip(!action, `no set or toggle action applies to a new ${def.name} row`);
+  if (!action) return;
   await openList(page, entry, id);
   const call = page.waitForResponse((r) => r.request().method() === action.method && r.url().includes(fillPath(action.path, { city: CITY, id: id as string })));
   const tr = page.locator(`tr[data-row-key="${String(id)}"]`);

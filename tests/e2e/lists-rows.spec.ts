@@ -68,16 +68,19 @@ test('an advertisement row offers トップに掲載 or トップから外す as
   const menu = page.locator('.ant-dropdown:visible');
   const top = menu.locator('[data-action="toppan"]');
   const untop = menu.locator('[data-action="untoppan"]');
+  await expect(menu.getByRole('menuitem').first()).toBeVisible();
   if ((await untop.count()) > 0) {
     // Already at the top: only トップから外す is offered.
     await expect(top).toHaveCount(0);
   } else {
     await expect(untop).toHaveCount(0);
     const call = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes(`/advertisements/${id}/toppan/`));
+    const refreshed = page.waitForResponse((r) => r.request().method() === 'GET' && r.url().includes('/api/operator-advertisement/') && !r.url().includes('ids='));
     await clickInPopup(top);
     await answerDialog(page, '実行');
     expect((await call).status()).toBe(200);
     await expect(page.getByText('保存しました。')).toBeVisible();
+    await refreshed;
   }
   const row = page.locator(`tr[data-row-key="${id}"]`);
   await row.locator('[data-row-more]').click();

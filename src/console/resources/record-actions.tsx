@@ -56,7 +56,7 @@ export interface RecordActionSet {
   /** The address of the record's show, edit or 複製 page. */
   href: (page: 'show' | 'edit' | 'clone', id: BaseKey) => string;
   /** Asks for a confirmation in a dialog, then runs `onOk` (the dialog waits for it). */
-  confirm: (title: string, okText: string, danger: boolean, onOk: () => Promise<unknown>) => void;
+  confirm: (title: string, okText: string, danger: boolean, onOk: () => Promise<unknown> | void) => void;
   commands: RecordCommands;
 }
 
@@ -194,7 +194,12 @@ export function rowMenuItems(set: RecordActionSet, id: BaseKey, record: BaseReco
   if (set.clone) items.push({ key: 'clone', icon: <CopyOutlined />, label: <span data-action="clone">{labels.clone}</span>, onClick: () => set.open('clone', id) });
   if (set.delete) {
     if (items.length > 0) items.push({ type: 'divider' });
-    items.push({ key: 'delete', icon: <DeleteOutlined />, danger: true, label: labels.delete, onClick: () => set.confirm(labels.confirmDelete, labels.delete, true, () => commands.remove(id)) });
+    // An optimistic delete (000 4: flyers, documents) closes the dialog at once: the row is gone already.
+    const remove = () => {
+      const done = commands.remove(id);
+      return set.def.optimisticDelete ? undefined : done;
+    };
+    items.push({ key: 'delete', icon: <DeleteOutlined />, danger: true, label: labels.delete, onClick: () => set.confirm(labels.confirmDelete, labels.delete, true, remove) });
   }
   return items;
 }

@@ -161,5 +161,8 @@ describe('an action shows only where it applies', () => {
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().is_top).toBe(true);
     expect(again.json().version).toBe(first.json().version);
+    // The list shows the row at the top (the console offers トップから外す there).
+    const listed = (await call('GET', '/kobe/api/operator-advertisement/?limit=5', operator)).json().content as Array<{ id: number; is_top?: boolean }>;
+    expect(listed.find((a) => a.id === id)?.is_top).toBe(true);
   });
 });
