@@ -5,6 +5,7 @@
  * - every menus/*.json against schemas/meta/manifest.schema.json; every entry names a known
  *   resource, page, statistic (and its fixed filters), role and icon; every `extends` resolves; `remove`, `order` and `after` name
  *   entries of the base set; within a city's set no two entries share a key or a route;
+ * - every resource an `x-ref` names declares its `x-resource.titleField`;
  * - every language folder of locales/ has the namespace files and keys of locales/ja, no key is in
  *   two files, and every i18n key a schema or manifest names exists.
  * Exits 1 with one line per problem. `VALIDATE_ROOT=dir` checks another tree of the same layout (tests).
@@ -50,6 +51,12 @@ try {
   resources = buildRegistry(schemas);
 } catch (e) {
   problems.push((e as Error).message);
+}
+// A reference names its row by the referenced schema's title field (lists, selects, exports).
+for (const def of resources.values()) {
+  for (const [k, p] of Object.entries(def.schema.properties)) {
+    if (p['x-ref'] && !resources.get(p['x-ref'])?.titleField) problems.push(`schemas/${def.schema.$id}.schema.json: field '${k}' refers to '${p['x-ref']}', which declares no x-resource.titleField (the name its references show)`);
+  }
 }
 
 const manifests: Record<string, Manifest> = {};

@@ -21,6 +21,15 @@ export const SEARCH_PARAM = 'search';
 /** Suffixes of the date-range parameters (`create_at__from`, `create_at__to`; both ends inclusive). */
 export const RANGE_SUFFIX = { from: '__from', to: '__to' } as const;
 export type RangeEnd = keyof typeof RANGE_SUFFIX;
+/**
+ * Rows by id (ours): `ids=3,7,12` answers those rows only (a page of referenced rows: the console's
+ * `getMany` asks once per referenced resource and page, as react-admin's `ReferenceField` batches).
+ */
+export const IDS_PARAM = 'ids';
+/** Suffix of a reference filter (ours): `advertisement__in=1,4` keeps rows whose `x-ref` field names one of those rows. */
+export const REF_IN_SUFFIX = '__in';
+/** The most ids one `ids` or `<field>__in` parameter takes. */
+export const MAX_IDS = 100;
 
 /** One page of a list: `limit` rows (1…MAX_LIMIT) from row `offset` (0-based). */
 export interface ListPage {
@@ -102,6 +111,18 @@ export function totalOf(answer: Pick<ListAnswer, 'content'> & { total_length?: n
 export function firstValue(value: unknown): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/** Whether `field` of `def` names rows of another resource (`x-ref`): a reference column, filtered by `<field>__in`. */
+export function isRefField(def: ResourceDef, field: string): boolean {
+  return !!def.schema.properties[field]?.['x-ref'] && field !== def.idField;
+}
+
+/** The ids of a comma-separated list parameter (`1,2,3`; a repeated parameter's values joined), or null when one is not a row id. */
+function idsOf(value: unknown): string[] | null {
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).split(',') : []));
+  const ids = parts.map((p) => p.trim()).filter((p) => p !== '');
+  return ids.every((id) => /^\d{1,15}$/.test(id)) ? [...new Set(ids)] : null;
 }
 
 /** Whether `field` of `def` holds dates a list can be narrowed to a range of (date, date-time or the created time). */
@@ -186,6 +207,13 @@ export function encodeListQuery(def: ResourceDef, params: ListParams): ListQuery
     const value = Array.isArray(f.value) ? f.value[0] : f.value;
     if (value === undefined || value === null || value === '') continue;
     const range = rangeEndOf(def, f);
+    if (f.operator === 'in' && Array.isArray(f.value)) {
+      // Rows by id (getMany), or a reference column narrowed to chosen rows.
+      if (f.value.length === 0) continue;
+      if (f.field === 'id' || f.field === def.idField) out[IDS_PARAM] = f.value.join(',');
+      else if (isRefField(def, f.field)) out[`${f.field}${REF_IN_SUFFIX}`] = f.value.join(',');
+      continue;
+    }
     if (isSearchFilter(f)) out[SEARCH_PARAM] = String(value);
     else if (range) out[`${range.field}${RANGE_SUFFIX[range.end]}`] = String(value);
     else {
@@ -211,11 +239,15 @@ export interface DecodedListQuery {
   filters: Array<{ filter: ListFilter; value: string }>;
   /** Date-range ends: a date field's day `YYYY-MM-DD`, or an ISO instant (UTC). */
   ranges: Array<{ field: string; end: RangeEnd; value: string }>;
+  /** Only these row ids (`ids`), when asked. */
+  ids?: string[];
+  /** Reference filters (`<field>__in`): rows whose `x-ref` field names one of `ids`. */
+  refs: Array<{ field: string; ids: string[] }>;
   /** Values that are not what their parameter takes (the server answers 400 `validation`). */
   errors: FieldErrors;
 }
 
-const RESERVED = new Set(['limit', 'offset', SEARCH_PARAM, 'order_by']);
+const RESERVED = new Set(['limit', 'offset', SEARCH_PARAM, 'order_by', IDS_PARAM]);
 
 function badParam(errors: FieldErrors, param: string, key: string, params: Record<string, unknown>): void {
   (errors[param] ??= []).push({ key, params: { field: param, ...params } });
@@ -226,7 +258,8 @@ function badParam(errors: FieldErrors, param: string, key: string, params: Recor
  * search, the sort, the declared filters and the date ranges. Unknown parameters are ignored.
  * Errors are returned, not thrown: a `period` value not declared or an `equals` value outside its
  * field's `enum` (`validation.generic.enum`), a range
- * end that is not a date (`validation.generic.format`).
+ * end that is not a date (`validation.generic.format`), an `ids` or `<field>__in` value that is not
+ * a list of at most MAX_IDS row ids (`validation.generic.format`, `validation.generic.maxItems`).
  */
 export function decodeListQuery(def: ResourceDef, query: Readonly<Record<string, unknown>>): DecodedListQuery {
   const errors: FieldErrors = {};
@@ -260,5 +293,22 @@ export function decodeListQuery(def: ResourceDef, query: Readonly<Record<string,
     const iso = new Date(value).toISOString();
     ranges.push({ ...range, value: day ? (/^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : iso.slice(0, 10)) : iso });
   }
-  return { page: clampPage(query.limit, query.offset, def.list.pageSize), search: search || undefined, order, filters, ranges, errors };
+  const idList = (param: string): string[] | undefined => {
+    if (query[param] === undefined) return undefined;
+    const ids = idsOf(query[param]);
+    if (!ids) badParam(errors, param, 'validation.generic.format', { format: 'ids' });
+    else if (ids.length > MAX_IDS) badParam(errors, param, 'validation.generic.maxItems', { limit: MAX_IDS });
+    else return ids.length > 0 ? ids : undefined;
+    return undefined;
+  };
+  const ids = idList(IDS_PARAM);
+  const refs: DecodedListQuery['refs'] = [];
+  for (const param of Object.keys(query)) {
+    if (!param.endsWith(REF_IN_SUFFIX)) continue;
+    const field = param.slice(0, -REF_IN_SUFFIX.length);
+    if (!isRefField(def, field)) continue;
+    const values = idList(param);
+    if (values?.length) refs.push({ field, ids: values });
+  }
+  return { page: clampPage(query.limit, query.offset, def.list.pageSize), search: search || undefined, order, filters, ranges, ...(ids ? { ids } : {}), refs, errors };
 }

@@ -68,6 +68,11 @@ export interface ActionDef {
   query?: string[];
   /** Kinds `qrcode`, `mail-qr`: the app path the QR code links to, after APP_URL (`/{city}/shop/{id}`; `{<field>}` is a field of the row). */
   link?: string;
+  /**
+   * The row states the action applies to (field → the values it may hold; all must match): the lists
+   * offer it only on such rows (`x-resource.actions[].when`, schemas/meta/resource.schema.json).
+   */
+  when?: Record<string, Array<string | number | boolean | null>>;
   /** Kind `preview`: the fields of the row the app's card shows (001 7.7 coupon preview). */
   preview?: { title: string; image?: string; shop?: string; discount?: string; start?: string; end?: string; conditions?: string[] };
 }
@@ -152,6 +157,8 @@ export interface ResourceSchema {
     idField: string;
     createdField?: string;
     scope?: 'city' | 'global';
+    /** The field naming a row: what a reference (`x-ref`) to this resource shows. */
+    titleField?: string;
     singleton?: boolean;
     live?: boolean;
     optimisticDelete?: boolean;
@@ -168,6 +175,8 @@ export interface ResourceSchema {
       defaultSort?: { field: string; order: 'asc' | 'desc' };
       pageSize?: number;
       filters?: ListFilter[];
+      /** The columns a phone's card shows under the title (at most two). */
+      card?: string[];
     };
     permissions: Partial<Record<Action, Array<Role | '*'>>> & { read: Array<Role | '*'> };
     owner?: OwnerRule | OwnerRule[];
@@ -189,6 +198,8 @@ export interface ResourceDef<N extends string = string> {
   schema: ResourceSchema;
   idField: string;
   createdField: string | null;
+  /** The declared field naming a row (`x-resource.titleField`; required of every resource an `x-ref` names), else null. */
+  titleField: string | null;
   api: ResourceSchema['x-resource']['api'];
   list: {
     columns: string[];
@@ -197,6 +208,8 @@ export interface ResourceDef<N extends string = string> {
     defaultSort: { field: string; order: 'asc' | 'desc' };
     pageSize: number;
     filters: ListFilter[];
+    /** The declared card columns of a phone's list (`list.card`), else null (the console's default). */
+    card: string[] | null;
   };
   permissions: Partial<Record<Action, Array<Role | '*'>>>;
   /** Own-row limits (`x-resource.owner`, as a list; empty when none). */
@@ -238,6 +251,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       schema,
       idField: x.idField,
       createdField: created,
+      titleField: x.titleField ?? null,
       api: x.api,
       list: {
         columns: list.columns ?? fields.slice(0, 5),
@@ -246,6 +260,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
         defaultSort: list.defaultSort ?? { field: created ?? x.idField, order: 'desc' },
         pageSize: list.pageSize ?? PAGE_SIZE,
         filters: list.filters ?? [],
+        card: list.card ?? null,
       },
       permissions: x.permissions,
       owner: x.owner === undefined ? [] : Array.isArray(x.owner) ? x.owner : [x.owner],
@@ -266,6 +281,8 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       ...def.list.search,
       ...def.list.sort,
       ...def.list.filters.flatMap((f) => (f.kind === 'equals' ? [f.field] : [f.start, f.end])),
+      ...(def.titleField ? [def.titleField] : []),
+      ...(def.list.card ?? []),
     ];
     const sectioned = def.form.sections.flatMap((s) => s.fields);
     named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []), ...sectioned);
@@ -278,6 +295,12 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       named.push(...(a.field ? [a.field] : []), ...(a.kind === 'mail-qr' ? [] : (a.fields ?? [])), ...(a.groupBy && a.kind !== 'statistic' ? [a.groupBy] : []));
       if (a.kind !== 'children' && a.kind !== 'create-child') named.push(...Object.keys(a.set ?? {}), ...Object.keys(a.where ?? {}));
       for (const w of Object.values(a.counts ?? {})) named.push(...Object.keys(w));
+      named.push(...Object.keys(a.when ?? {}));
+      for (const [field, values] of Object.entries(a.when ?? {})) {
+        const allowed = schema.properties[field]?.enum as unknown[] | undefined;
+        const bad = allowed ? values.find((v) => v !== null && !allowed.includes(v)) : undefined;
+        if (bad !== undefined) throw new Error(`schemas/${schema.$id}.schema.json: action '${a.name}' applies when ${field} is '${String(bad)}', not one of its values`);
+      }
     }
     for (const call of Object.values(def.api)) named.push(...Object.keys(call?.where ?? {}), ...Object.keys(call?.exclude ?? {}));
     for (const [k, p] of Object.entries(schema.properties)) {

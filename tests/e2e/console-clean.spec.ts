@@ -5,7 +5,7 @@
  * Also the login form's own rules (000 5), now that it is plain antd inputs.
  */
 import { expect, test } from './fixtures';
-import { openLogin } from './helpers';
+import { openLogin, rowAction } from './helpers';
 
 test('no console error or warning from the login page to a record’s detail; the login form says what is missing', async ({ page }) => {
   const said: string[] = [];
@@ -43,7 +43,7 @@ test('no console error or warning from the login page to a record’s detail; th
 
   await page.goBack();
   await expect(rows.first()).toBeVisible();
-  await rows.first().getByRole('button', { name: '詳細' }).click();
+  await rowAction(rows.first(), '詳細');
   await expect(page).toHaveURL(/\/kobe\/news\/show\/\d+$/);
   await expect(page.getByText('タイトル').first()).toBeVisible();
   // Whatever the last page does once it has settled.

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
-import { openLogin, PASSWORD, signInQuickly } from './helpers';
+import { openLogin, PASSWORD, rowAction, signInQuickly } from './helpers';
 
 const CITY = 'kobe';
 const news = getResource('news');
@@ -50,7 +50,7 @@ test('a list shows the creation time relative to now, the 001 9 date-time in its
   await page.clock.fastForward('02:00');
   await expect(created).toHaveText(/^[23]分前$/);
 
-  await row.getByRole('button', { name: '詳細' }).click();
+  await rowAction(row, '詳細');
   await expect(page).toHaveURL(new RegExp(`/${CITY}/news/show/${made.id}$`));
   const [y, m, d] = day.split('-');
   await expect(page.getByText(`${y}年${m}月${d}日\u3000${time}`, { exact: true })).toBeVisible();

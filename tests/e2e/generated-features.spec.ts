@@ -14,8 +14,9 @@ import { defineAbilityFor } from '../../src/shared/ability';
 import { createI18n } from '../../src/shared/i18n';
 import { menuFor, type MenuEntry } from '../../src/shared/manifest';
 import { fillPath, getResource, registry, type ResourceDef } from '../../src/shared/registry';
+import { actionApplies } from '../../src/console/resources/record-action-defs';
 import type { Profile } from '../../src/shared/roles';
-import { chooseMenuItem, clickInPopup, signInQuickly } from './helpers';
+import { answerDialog, chooseMenuItem, clickInPopup, rowAction, signInQuickly } from './helpers';
 import { createRecord, filesRouteExists, recordBody, someRowId, uploadSample } from './record-fixtures';
 
 const CITY = 'kobe';
@@ -97,11 +98,16 @@ test('a row action asks for confirmation, runs and says 保存しました。', 
   const { entry, def } = target!;
   const row = await createRecord(page.request, CITY, def, 8);
   const id = row[def.idField];
-  const action = def.actions.find((a) => ['set', 'toggle'].includes(a.kind) && a.path.includes('{id}'))!;
+  // An action the new row offers (its declared states, a set that would change it).
+  const action = def.actions.find((a) => ['set', 'toggle'].includes(a.kind) && a.path.includes('{id}') && !a.fields && actionApplies(def, a, row));
+  test.skip(!action, `no set or toggle action applies to a new ${def.name} row`);
+  if (!action) return;
   await openList(page, entry, id);
   const call = page.waitForResponse((r) => r.request().method() === action.method && r.url().includes(fillPath(action.path, { city: CITY, id: id as string })));
-  await page.locator(`tr[data-row-key="${String(id)}"] [data-action="${action.name}"]`).click();
-  await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '実行' }));
+  const tr = page.locator(`tr[data-row-key="${String(id)}"]`);
+  await tr.locator('[data-row-more]').click();
+  await clickInPopup(page.locator(`.ant-dropdown [data-action="${action.name}"]`));
+  await answerDialog(page, '実行');
   expect((await call).status()).toBeLessThan(300);
   await expect(page.getByText('保存しました。')).toBeVisible();
 });
@@ -120,8 +126,8 @@ test('an optimistic delete removes the row at once and puts it back when the ser
     await route.fulfill({ status: 500, json: { code: 'server_error', detail: 'x' } });
   });
   const row = page.locator(`tr[data-row-key="${String(id)}"]`);
-  await row.getByRole('button', { name: '削除' }).click();
-  await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }));
+  await rowAction(row, '削除');
+  await answerDialog(page, '削除');
   await expect(row).toHaveCount(0);
   release();
   await expect(page.getByText('Server Error Occured. Please Try Again !')).toBeVisible();
@@ -137,8 +143,8 @@ test("a delete answered 209 keeps the row and shows the server's message", async
     route.request().method() === 'DELETE' ? route.fulfill({ status: 209, json: { detail: 'このデータは削除できません。' } }) : route.continue(),
   );
   const tr = page.locator(`tr[data-row-key="${String(row.id)}"]`);
-  await tr.getByRole('button', { name: '削除' }).click();
-  await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }));
+  await rowAction(tr, '削除');
+  await answerDialog(page, '削除');
   await expect(page.getByText('このデータは削除できません。')).toBeVisible();
   await expect(tr).toBeVisible();
   await expect(page.getByText('削除しました。')).toHaveCount(0);
@@ -181,7 +187,7 @@ test('duplicating a coupon opens its form prefilled, saves a second coupon, and 
   const before = (await (await page.request.get(showPath)).json()) as Record<string, unknown>;
 
   await openList(page, entry, id);
-  await page.locator(`tr[data-row-key="${id}"]`).getByRole('button', { name: '複製' }).click();
+  await rowAction(page.locator(`tr[data-row-key="${id}"]`), '複製');
   await expect(page).toHaveURL(new RegExp(`${listPath(entry)}/clone/${id}$`));
   await expect(page.getByRole('heading', { name: `${ja.t(entry.title)}：複製（No.${id} のコピー）` })).toBeVisible();
   // The row's values, less what a new coupon starts fresh with: its status and its expiry (x-future).

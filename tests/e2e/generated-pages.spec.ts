@@ -3,7 +3,7 @@
  * the detail page, and the event form's date-time widgets.
  */
 import { expect, test } from './fixtures';
-import { screenshot, signInQuickly } from './helpers';
+import { rowAction, screenshot, signInQuickly } from './helpers';
 
 test('an empty scene says シーン名を入力してください。 and カテゴリーを入力してください。', async ({ page }) => {
   await signInQuickly(page, 'operator', 'kobe');
@@ -19,7 +19,7 @@ test('an empty scene says シーン名を入力してください。 and カテ�
 
 test('a news item opens in its detail page with translated labels', async ({ page }) => {
   await signInQuickly(page, 'operator', '/kobe/news');
-  await page.locator('.ant-table-row').first().getByRole('button', { name: '詳細' }).click();
+  await rowAction(page.locator('.ant-table-row').first(), '詳細');
   await expect(page).toHaveURL(/\/kobe\/news\/show\/\d+$/);
   await expect(page.getByRole('heading', { name: 'ニュース：詳細' })).toBeVisible();
   await expect(page.getByText('ニュース区分')).toBeVisible();

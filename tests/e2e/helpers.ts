@@ -116,3 +116,26 @@ export const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/**
+ * Runs the action `name` of a list row (a table row or a phone's card): its main link when that is
+ * the action (編集 or 詳細), else the item of the row's overflow menu (made on the first click).
+ */
+export async function rowAction(row: Locator, name: string): Promise<void> {
+  const link = row.getByRole('link', { name });
+  if ((await link.count()) > 0) {
+    await link.click();
+    return;
+  }
+  await row.locator('[data-row-more]').click();
+  await chooseMenuItem(row.page(), name);
+}
+
+/** Answers the confirmation dialog a row action opened with its button `button` (実行, 削除, キャンセル). */
+export async function answerDialog(page: Page, button: string): Promise<void> {
+  const dialog = page.locator('.ant-modal-confirm');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator('xpath=ancestor::div[contains(@class, "ant-modal-wrap")][1]').locator('.ant-modal')).not.toHaveClass(/-(enter|appear|leave)\b/);
+  await dialog.getByRole('button', { name: button }).click();
+  await expect(dialog).toBeHidden();
+}

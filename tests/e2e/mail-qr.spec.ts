@@ -1,7 +1,7 @@
 // Mail and QR codes in the console (001 7.1 password reset, 7.5 shop QR code): without SMTP_URL the
 // outbox page is where a tester follows the mail's link.
 import { expect, test } from './fixtures';
-import { openLogin, screenshot, signIn, signInQuickly } from './helpers';
+import { openLogin, rowAction, screenshot, signIn, signInQuickly } from './helpers';
 
 test.describe('password reset through the outbox', () => {
   test('forgot password → the outbox shows the mail → its link resets → the new password signs in', async ({ page, browser }) => {
@@ -26,7 +26,7 @@ test.describe('password reset through the outbox', () => {
     await expect(row).toBeVisible({ timeout: 60_000 });
     await expect(row).toContainText('パスワード再設定');
     await screenshot(admin, 'mail-outbox-list');
-    await row.getByRole('button', { name: '詳細' }).click();
+    await rowAction(row, '詳細');
     await expect(admin).toHaveURL(/\/kobe\/mail\/show\/\d+$/);
     const text = await admin.getByTestId('show-fields').innerText();
     await screenshot(admin, 'mail-outbox-show');
@@ -79,7 +79,7 @@ test.describe('e-mail verification from the profile', () => {
     const row = admin.locator('tr', { hasText: `${name}@example.org` }).first();
     await expect(row).toBeVisible({ timeout: 60_000 });
     await expect(row).toContainText('メールアドレス確認');
-    await row.getByRole('button', { name: '詳細' }).click();
+    await rowAction(row, '詳細');
     const text = await admin.getByTestId('show-fields').innerText();
     const link = /https?:\/\/\S+\/verify-email\?\S+/.exec(text)?.[0];
     expect(link, text).toBeTruthy();

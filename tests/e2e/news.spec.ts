@@ -4,7 +4,7 @@
  * switch, sign-in errors, and tokens kept out of JavaScript's reach.
  */
 import { expect, test } from './fixtures';
-import { clickInPopup, logOut, openLogin, screenshot, signIn, signInQuickly, signInTo } from './helpers';
+import { answerDialog, clickInPopup, logOut, openLogin, rowAction, screenshot, signIn, signInQuickly, signInTo } from './helpers';
 
 test.describe('sign-in', () => {
   test('a username that does not exist shows このユーザ名が存在していません。', async ({ page }) => {
@@ -89,7 +89,7 @@ test.describe('news as an Operator', () => {
     await expect(page).toHaveURL(/currentPage=1/);
 
     // edit it
-    await row.getByRole('button', { name: '編集' }).click();
+    await rowAction(row, '編集');
     await expect(page).toHaveURL(/\/kobe\/news\/edit\/\d+$/);
     await expect(page.locator('#root_title')).toHaveValue(title);
     await page.locator('#root_title').fill(edited);
@@ -101,19 +101,23 @@ test.describe('news as an Operator', () => {
     await expect(editedRow).toHaveCount(1);
     await expect(editedRow).toContainText(edited);
 
-    // the confirmation opens from the keyboard too, the focus stays on the row's delete button
-    // (the popup is mounted on first use: components/mount-on-demand.tsx), and cancelling deletes nothing
-    await editedRow.getByRole('button', { name: '削除' }).focus();
+    // the row's overflow menu opens from the keyboard too (mounted on first use:
+    // components/mount-on-demand.tsx), 削除 last and red; Escape closes it; cancelling the
+    // confirmation deletes nothing
+    await editedRow.locator('[data-row-more]').focus();
     await page.keyboard.press('Enter');
-    await expect(page.locator('.ant-popconfirm')).toBeVisible();
-    await expect(editedRow.getByRole('button', { name: '削除' })).toBeFocused();
-    await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: 'キャンセル' }));
-    await expect(page.locator('.ant-popconfirm:visible')).toHaveCount(0);
+    const items = page.locator('.ant-dropdown:visible [role="menuitem"]');
+    await expect(items.last()).toHaveText(/削除/);
+    await expect(items.last()).toHaveClass(/ant-dropdown-menu-item-danger/);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.ant-dropdown:visible')).toHaveCount(0);
+    await rowAction(editedRow, '削除');
+    await answerDialog(page, 'キャンセル');
     await expect(editedRow).toHaveCount(1);
 
     // delete it, after the confirmation
-    await editedRow.getByRole('button', { name: '削除' }).click();
-    await clickInPopup(page.locator('.ant-popconfirm').getByRole('button', { name: '削除' }));
+    await rowAction(editedRow, '削除');
+    await answerDialog(page, '削除');
     await expect(page.getByText('削除しました。')).toBeVisible();
     await expect(page.getByRole('row', { name: new RegExp(String(stamp)) })).toHaveCount(0);
   });
@@ -175,9 +179,11 @@ test.describe('news as an Advertiser (read only)', () => {
     await expect(page.getByTestId('side-menu').getByRole('link', { name: 'シーン', exact: true })).toHaveCount(0);
     await page.getByTestId('side-menu').getByRole('link', { name: 'ニュース', exact: true }).click();
     await expect(page.locator('.ant-table-row').first()).toBeVisible();
-    await expect(page.getByRole('button', { name: '詳細' }).first()).toBeVisible();
+    // 詳細 is the row's link; there is nothing else to do with a row, so no overflow menu
+    await expect(page.locator('.ant-table-row').first().getByRole('link', { name: '詳細' })).toBeVisible();
+    await expect(page.locator('[data-row-more]')).toHaveCount(0);
     await expect(page.getByRole('button', { name: '新規作成' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: '編集' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: '編集' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: '削除' })).toHaveCount(0);
     await page.goto('/kobe/news/create');
     await expect(page).toHaveURL(/\/401\?noGoBack=true$/);

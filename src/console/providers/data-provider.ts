@@ -16,7 +16,7 @@
  *   (docs/performance.md).
  */
 import type { BaseKey, BaseRecord, DataProvider, GetListParams, GetListResponse, MetaQuery } from '@refinedev/core';
-import { encodeListQuery, totalOf, type ListAnswer } from '@/shared/list-query';
+import { encodeListQuery, MAX_IDS, totalOf, type ListAnswer } from '@/shared/list-query';
 import { fillPath, getResource, type ApiOperation, type ResourceDef } from '@/shared/registry';
 import { coerceOut } from '@/shared/coerce';
 import { request, requestWithStatus, type RequestOptions } from './http';
@@ -35,6 +35,11 @@ function path(def: ResourceDef, op: ApiOperation, city: string, id?: BaseKey): {
   const call = op === 'list' ? def.api.list : def.api[op];
   if (!call) throw new Error(`resource '${def.name}' has no '${op}' call`);
   return { method: call.method, path: fillPath(call.path, { city, id }) };
+}
+
+/** Whether rows of `def` are asked by id through its list (`ids`): a GET list whose path names nothing but the city. */
+export function batchable(def: ResourceDef): boolean {
+  return !def.singleton && def.api.list.method === 'GET' && !/\{(?!city\})[^}]+\}/.test(def.api.list.path);
 }
 
 /** A row of the API as Refine wants it: `id` copied from the resource's idField. */
@@ -164,9 +169,25 @@ export const dataProvider: DataProvider = {
     return { data: toRecord(def, row) as never };
   },
 
+  /**
+   * Rows by id. A resource whose list path names nothing but the city is asked once, through its list
+   * with `ids` (chunks of MAX_IDS: one request per referenced resource and page, as react-admin's
+   * `ReferenceField` batches); rows the caller may not read, or deleted ones, are simply absent.
+   * Other resources are asked one show call per id.
+   */
   async getMany({ resource, ids, meta }) {
     const def = getResource(resource);
     const city = cityOf(meta);
+    if (batchable(def)) {
+      const unique = [...new Set(ids.map(String))];
+      const pages = await Promise.all(
+        Array.from({ length: Math.ceil(unique.length / MAX_IDS) }, (_, i) => {
+          const chunk = unique.slice(i * MAX_IDS, (i + 1) * MAX_IDS);
+          return fetchList(listCall({ resource, meta: { city }, pagination: { currentPage: 1, pageSize: chunk.length, mode: 'server' }, filters: [{ field: 'id', operator: 'in', value: chunk }] }));
+        }),
+      );
+      return { data: pages.flatMap((p) => p.data) as never[] };
+    }
     const rows = await Promise.all(
       ids.map((id) => {
         const call = path(def, 'show', city, id);

@@ -42,3 +42,26 @@ export function readableName(name: string): string {
 export function actionLabel(name: string, t: (key: string, options?: Record<string, unknown>) => string): string {
   return t(`actions.${name}`, { defaultValue: readableName(name) });
 }
+
+/** A row's value of `field`, its schema default when absent (a new row's `is_top` is false). */
+function rowValue(def: ResourceDef, row: Record<string, unknown>, field: string): unknown {
+  const v = row[field];
+  return v === undefined ? (def.schema.properties[field]?.default ?? null) : v;
+}
+
+const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null) || (typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b) && a !== null && b !== null);
+
+/**
+ * Whether `action` applies to `row` of `def`: the row is in one of the states the action declares
+ * (`when`: each named field holds one of its values), and a `set` without body fields would change
+ * it (one of its `set` values differs from the row's). The lists and the detail page offer an
+ * action only on rows it applies to; the server answers either way. Without a row: true. Pure.
+ */
+export function actionApplies(def: ResourceDef, action: ActionDef, row: Record<string, unknown> | undefined): boolean {
+  if (!row) return true;
+  for (const [field, values] of Object.entries(action.when ?? {})) {
+    if (!values.some((v) => same(v, rowValue(def, row, field)))) return false;
+  }
+  if (action.kind === 'set' && action.set && !action.fields) return Object.entries(action.set).some(([field, v]) => !same(v, rowValue(def, row, field)));
+  return true;
+}

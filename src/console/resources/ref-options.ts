@@ -1,7 +1,7 @@
 /**
  * Options of an `x-ref` field (a row of another resource of the same city): the referenced
- * resource's label field is its first plain string list column (else its first plain string field,
- * else its id), and each row becomes `{ value: id, label }`. Pure.
+ * resource's label field is its declared `x-resource.titleField` (else its first plain string list
+ * column, else its first plain string field, else its id), and each row becomes `{ value: id, label }`. Pure.
  */
 import type { BaseRecord } from '@refinedev/core';
 import type { FieldSchema, ResourceDef } from '@/shared/registry';
@@ -11,6 +11,7 @@ const plainString = (p: FieldSchema | undefined) => !!p && baseType(p) === 'stri
 
 /** The field whose value names a row of `def` in a select. */
 export function labelField(def: ResourceDef): string {
+  if (def.titleField) return def.titleField;
   const props = def.schema.properties;
   return def.list.columns.find((c) => plainString(props[c])) ?? Object.keys(props).find((k) => plainString(props[k])) ?? def.idField;
 }

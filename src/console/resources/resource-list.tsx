@@ -8,19 +8,28 @@
  * the declared sort fields; page size from the schema (001 9: 20); saved views (./saved-views-bar);
  * bulk selection and delete, create/show/edit/複製/delete, the `set`/`toggle` actions and the CSV export
  * only where the ability allows.
+ *
+ * A reference column (`x-ref`) shows the referenced rows' names, asked once per referenced resource
+ * and page (./reference-labels), and is filtered by choosing names (./reference-select). A row's
+ * actions are one link and one overflow menu (./record-actions `RowActions`). Below 576 px the rows
+ * are cards (./resource-cards) and the search, date range, saved views, columns and CSV fold into
+ * one filter drawer.
  */
-import { useMemo } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
 import type { BaseKey, BaseRecord } from '@refinedev/core';
-import { Button, Flex, Input, Table } from 'antd';
+import { Badge, Button, Drawer, Flex, Input, Space, Table } from 'antd';
 import type { ColumnsType, TableRowSelection } from 'antd/es/table/interface';
-import { PlusOutlined } from '@ant-design/icons';
+import { FilterOutlined, PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { exportable, listExportPath } from '@/shared/list-export';
 import { fillPath } from '@/shared/registry';
+import { isRangeFilter, isRefField, isSearchFilter } from '@/shared/list-query';
+import { getResource } from '@/shared/registry';
 import { useIsMobile } from '../hooks/use-is-mobile';
+import { useIsPhone } from '../hooks/use-is-phone';
 import { BulkDeleteButton } from './bulk-delete-button';
 import { cityPath } from './city-path';
 import { ColumnChooser } from './column-chooser';
@@ -29,13 +38,20 @@ import { ExportButton } from './export-button';
 import { FieldValue } from './field-value';
 import { formatCompactNumber, formatNumber, isRelativeField } from './format-value';
 import { actionLabel, listActions } from './record-action-defs';
-import { RecordActions, useRecordActionSet } from './record-actions';
+import { RowActions, useRecordActionSet } from './record-actions';
+import { useReferenceLabels } from './reference-labels';
+import { ReferenceSelect } from './reference-select';
+import { ReferenceValue } from './reference-value';
+import { ResourceCards } from './resource-cards';
 import { useRecordCommands } from './record-commands';
 import type { ResourceRoute } from './resource-routes';
 import { PageCard } from './page-card';
 import { SavedViewsBar } from './saved-views-bar';
-import { columnFilterFields, columnFilterValue, sortOrderOf, useResourceList } from './use-resource-list';
+import { columnFilterFields, columnFilterValue, refFilterValue, sortOrderOf, useResourceList } from './use-resource-list';
 import { enumLabelKeys, enumValues } from './field-kinds';
+import './resource-list.css';
+
+type FilterDropdown = { selectedKeys: React.Key[]; setSelectedKeys: (keys: React.Key[]) => void; confirm: () => void; clearFilters?: () => void };
 
 export function ResourceList({ route }: { route: ResourceRoute }) {
   const { t, i18n } = useTranslation();
@@ -43,9 +59,13 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   const { city = '' } = useParams();
   const ability = useAbility<AppAbility>();
   const mobile = useIsMobile();
+  const phone = useIsPhone();
+  const [drawer, setDrawer] = useState(false);
   const actionSet = useRecordActionSet(route, city, useRecordCommands(route, city));
   const list = useResourceList(route, city);
   const { def, shown, sorters, filters, selected, setSelected } = list;
+  const cardFields = useMemo(() => (phone ? [...new Set([...shown, ...def.list.columns])] : shown), [phone, shown, def]);
+  const refLabels = useReferenceLabels(def, cardFields, list.rows, city);
 
   const columns = useMemo<ColumnsType<BaseRecord>>(() => {
     const filterable = columnFilterFields(def);
@@ -55,7 +75,40 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       const labels = enumLabelKeys(prop);
       const values = filterable.has(field) ? enumValues(prop) : undefined;
       const chosen = values ? columnFilterValue(field, filters) : null;
+      const ref = isRefField(def, field) ? prop['x-ref']! : null;
+      // A reference column is filtered by choosing rows by name, where the session may read them.
+      const refFilter = ref && ability.can('read', ref) && getResource(ref).api.list.method === 'GET';
+      const title = t(prop.title);
       return {
+        ...(refFilter
+          ? {
+              filteredValue: refFilterValue(field, filters),
+              filterIcon: (on: boolean) => <FilterOutlined aria-label={t('lists.rows.refFilter', { title })} style={on ? { color: '#1677ff' } : undefined} />,
+              filterDropdown: ({ selectedKeys, setSelectedKeys, confirm, clearFilters }: FilterDropdown) => (
+                <Space direction="vertical" style={{ padding: 8, width: 280 }}>
+                  <ReferenceSelect
+                    resource={ref}
+                    city={city}
+                    value={selectedKeys as string[]}
+                    onChange={(ids) => setSelectedKeys(ids.map(String))}
+                    label={t('lists.rows.refFilter', { title })}
+                    placeholder={t('lists.rows.refFilterPlaceholder')}
+                    style={{ width: '100%' }}
+                    getPopupContainer={(node) => node.parentElement ?? document.body}
+                    autoFocus
+                  />
+                  <Flex gap={8} justify="end">
+                    <Button size="small" onClick={() => { clearFilters?.(); confirm(); }}>
+                      {t('lists.rows.refFilterReset')}
+                    </Button>
+                    <Button size="small" type="primary" onClick={() => confirm()}>
+                      {t('lists.rows.refFilterApply')}
+                    </Button>
+                  </Flex>
+                </Space>
+              ),
+            }
+          : {}),
         ...(values
           ? {
               filters: values.map((v, i) => ({ text: labels?.[i] ? t(labels[i]) : String(v), value: String(v) })),
@@ -65,21 +118,23 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
           : {}),
         key: field,
         dataIndex: field,
-        title: t(prop.title),
+        title,
         sorter: sortable,
         sortOrder: sortable ? sortOrderOf(field, sorters) : undefined,
         ellipsis: prop.type === 'string' && !prop.enum && !prop.format && !prop['x-upload'] && prop['x-widget'] !== 'image-url',
-        render: (value: unknown) => <FieldValue prop={prop} value={value} relative={isRelativeField(field, prop, def.createdField)} />,
+        render: ref
+          ? (value: unknown) => <ReferenceValue resource={ref} value={value} labels={refLabels} />
+          : (value: unknown) => <FieldValue prop={prop} value={value} relative={isRelativeField(field, prop, def.createdField)} />,
       };
     });
     cols.push({
       key: '__actions',
       title: t('actions.actions'),
       fixed: mobile ? undefined : 'right',
-      render: (_: unknown, record: BaseRecord) => <RecordActions set={actionSet} id={record.id!} record={record} />,
+      render: (_: unknown, record: BaseRecord) => <RowActions set={actionSet} id={record.id!} record={record} />,
     });
     return cols;
-  }, [def, shown, sorters, filters, t, mobile, actionSet]);
+  }, [def, shown, sorters, filters, t, mobile, actionSet, refLabels, ability, city]);
   const exports = listActions(def, (a, s) => ability.can(a, s));
   const canDelete = ability.can('delete', route.resource) && !!def.api.delete;
 
@@ -106,40 +161,83 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
     ),
   };
 
+  const search = def.list.search.length > 0 && (
+    <Input.Search
+      key={list.search}
+      defaultValue={list.search}
+      placeholder={t('actions.search')}
+      aria-label={t('actions.search')}
+      allowClear
+      enterButton={t('actions.search')}
+      onSearch={(text) => {
+        setDrawer(false);
+        list.onSearch(text);
+      }}
+      style={{ width: phone ? '100%' : 320, maxWidth: '100%' }}
+    />
+  );
+  const tools: ReactNode = (
+    <>
+      <DateRangeFilter def={def} filters={filters} onChange={list.onRange} />
+      {exports.map((a) => (
+        <ExportButton key={a.name} def={def} path={fillPath(a.path, { city })} method={a.method === 'POST' ? 'POST' : 'GET'} name={a.name} title={actionLabel(a.name, t)} filters={filters} sorters={sorters} />
+      ))}
+      {exports.length === 0 && exportable(def) && (
+        <ExportButton def={def} path={listExportPath(city, def.name)} name="export" title={t('lists.export.title')} filters={filters} sorters={sorters} columns={shown} />
+      )}
+    </>
+  );
+  const create = ability.can('create', route.resource) && def.api.create && (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(cityPath(city, route.create))}>
+      {t('actions.create')}
+    </Button>
+  );
+  const views = <SavedViewsBar city={city} resource={def.name} current={list.view} onApply={list.applyView} restore={list.restore} />;
+  // How many of search, date range and other filters narrow the list (the drawer button's badge).
+  const active = filters.filter((f) => 'field' in f && (isSearchFilter(f) || isRangeFilter(def, f) || f.operator === 'eq' || f.operator === 'in')).length;
+
+  if (phone) {
+    return (
+      <PageCard
+        title={t(route.title)}
+        extra={
+          <Flex gap={8} align="center">
+            <Badge count={active} size="small">
+              <Button icon={<FilterOutlined />} onClick={() => setDrawer(true)} aria-expanded={drawer} data-testid="list-filters">
+                {t('lists.rows.filters')}
+              </Button>
+            </Badge>
+            {create}
+          </Flex>
+        }
+      >
+        <Drawer open={drawer} onClose={() => setDrawer(false)} placement="bottom" height="auto" title={t('lists.rows.filtersTitle')} styles={{ body: { paddingBottom: 24 } }}>
+          <Flex vertical gap={12}>
+            {search}
+            {views}
+            <Flex gap={8} wrap align="center" className="list-drawer-tools">
+              {tools}
+            </Flex>
+          </Flex>
+        </Drawer>
+        <ResourceCards def={def} rows={list.rows} loading={list.loading} actionSet={actionSet} labels={refLabels} pagination={{ ...list.pagination, showSizeChanger: false }} onPage={list.onPage} />
+      </PageCard>
+    );
+  }
+
   return (
     <PageCard
       title={t(route.title)}
       extra={
         <Flex gap={12} wrap align="center">
-          {def.list.search.length > 0 && (
-            <Input.Search
-              key={list.search}
-              defaultValue={list.search}
-              placeholder={t('actions.search')}
-              aria-label={t('actions.search')}
-              allowClear
-              enterButton={t('actions.search')}
-              onSearch={list.onSearch}
-              style={{ width: 320, maxWidth: '100%' }}
-            />
-          )}
-          <DateRangeFilter def={def} filters={filters} onChange={list.onRange} />
-          {exports.map((a) => (
-            <ExportButton key={a.name} def={def} path={fillPath(a.path, { city })} method={a.method === 'POST' ? 'POST' : 'GET'} name={a.name} title={actionLabel(a.name, t)} filters={filters} sorters={sorters} />
-          ))}
-          {exports.length === 0 && exportable(def) && (
-            <ExportButton def={def} path={listExportPath(city, def.name)} name="export" title={t('lists.export.title')} filters={filters} sorters={sorters} columns={shown} />
-          )}
-          {ability.can('create', route.resource) && def.api.create && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(cityPath(city, route.create))}>
-              {t('actions.create')}
-            </Button>
-          )}
+          {search}
+          {tools}
+          {create}
         </Flex>
       }
     >
       <Flex gap={8} wrap align="center" justify="space-between" style={{ marginBottom: 12 }}>
-        <SavedViewsBar city={city} resource={def.name} current={list.view} onApply={list.applyView} restore={list.restore} />
+        {views}
         <Flex gap={8} wrap align="center">
           {canDelete && selected.length > 0 && <BulkDeleteButton route={route} city={city} ids={selected} onDone={setSelected} />}
           <ColumnChooser def={def} value={shown} onChange={list.setShown} />

@@ -19,7 +19,7 @@ import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useTable, type BaseKey, type BaseRecord, type CrudFilter, type CrudSort, type GetListResponse } from '@refinedev/core';
 import type { TablePaginationConfig, TableProps } from 'antd';
-import { isRangeFilter, isSearchFilter, searchFilter } from '@/shared/list-query';
+import { isRangeFilter, isRefField, isSearchFilter, searchFilter } from '@/shared/list-query';
 import { getResource } from '@/shared/registry';
 import { prefetchedList, PREFETCH_TTL_MS, type ListRequest } from '../providers/data-provider';
 import { errorNotification } from '../providers/error-notification';
@@ -39,6 +39,12 @@ export function columnFilterFields(def: ReturnType<typeof getResource>): Set<str
 export function columnFilterValue(field: string, filters: readonly CrudFilter[]): string | null {
   const f = filters.find((x) => 'field' in x && x.field === field && x.operator === 'eq');
   return f ? String(f.value) : null;
+}
+
+/** The ids a reference column (`x-ref`) is narrowed to among the filters (null when none). */
+export function refFilterValue(field: string, filters: readonly CrudFilter[]): string[] | null {
+  const f = filters.find((x) => 'field' in x && x.field === field && x.operator === 'in');
+  return f && Array.isArray(f.value) && f.value.length > 0 ? f.value.map(String) : null;
 }
 
 /** The search text among the filters ('' when none). */
@@ -139,12 +145,25 @@ export function useResourceList(route: ResourceRoute, city: string) {
         const value = tableFilters[field]?.[0];
         return value === undefined || value === null ? [] : [{ field, operator: 'eq' as const, value: String(value) }];
       });
-      setFilters([...filters.filter((f) => !('field' in f && fields.has(f.field) && f.operator === 'eq')), ...chosen], 'replace');
+      // A reference column's chosen rows (by id) narrow it with `<field>__in`.
+      const refs = Object.keys(tableFilters).filter((field) => isRefField(def, field));
+      const chosenRefs: CrudFilter[] = refs.flatMap((field) => {
+        const ids = (tableFilters[field] ?? []).map(String);
+        return ids.length > 0 ? [{ field, operator: 'in' as const, value: ids }] : [];
+      });
+      const replaced = (f: CrudFilter) => 'field' in f && ((fields.has(f.field) && f.operator === 'eq') || (refs.includes(f.field) && f.operator === 'in'));
+      setFilters([...filters.filter((f) => !replaced(f)), ...chosen, ...chosenRefs], 'replace');
       setCurrentPage(1);
       return;
     }
     setCurrentPage(page.current || 1);
     setPageSize(page.pageSize || def.list.pageSize);
+  };
+  /** A page change of the cards' pager. */
+  const onPage = (page: number, size: number) => {
+    setChanged(true);
+    setCurrentPage(page || 1);
+    setPageSize(size || def.list.pageSize);
   };
   const pagination: TablePaginationConfig = { current: currentPage, pageSize, total: tableQuery.data?.total };
   const view: ListViewState = { columns: shown, filters, sorters, pageSize };
@@ -169,5 +188,6 @@ export function useResourceList(route: ResourceRoute, city: string) {
     onRange,
     applyView,
     onTableChange,
+    onPage,
   };
 }

@@ -9,7 +9,7 @@ import { CSV_ENCODINGS } from '../../shared/list-export';
 import type { ActionDef, ApiCall, ApiOperation, ResourceDef } from '../../shared/registry';
 import { placeholdersOf } from '../paths';
 import { answer, componentName, errorAnswers, payloadBody, ref } from './components';
-import { isDateField, RANGE_SUFFIX } from '../../shared/list-query';
+import { IDS_PARAM, isDateField, isRefField, MAX_IDS, RANGE_SUFFIX, REF_IN_SUFFIX } from '../../shared/list-query';
 import { STATISTIC_CALL_ERRORS, STATISTIC_CALL_QUERY, statisticCallAnswer, statisticOfAction } from '../statistics/spec-calls';
 
 type Json = Record<string, unknown>;
@@ -68,6 +68,11 @@ export function listQuery(def: ResourceDef, extra: readonly string[] = [], pagin
     for (const end of ['from', 'to'] as const) {
       out[`${field}${RANGE_SUFFIX[end]}`] ??= { type: 'string', description: `${end === 'from' ? 'Earliest' : 'Latest'} ${field}, inclusive: a date-time (or a day for a date field) (001 9)` };
     }
+  }
+  // Rows by id and reference filters (src/shared/list-query.ts IDS_PARAM, REF_IN_SUFFIX).
+  out[IDS_PARAM] ??= { type: 'string', pattern: '^[0-9,]*$', description: `Only these row ids, comma-separated (at most ${MAX_IDS}; ours)` };
+  for (const field of Object.keys(def.schema.properties).filter((f) => isRefField(def, f))) {
+    out[`${field}${REF_IN_SUFFIX}`] ??= { type: 'string', pattern: '^[0-9,]*$', description: `Rows whose ${field} names one of these ${def.schema.properties[field]['x-ref']} ids, comma-separated (ours)` };
   }
   for (const name of extra) out[name] ??= { type: 'string' };
   return out;

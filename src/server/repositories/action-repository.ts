@@ -3,13 +3,14 @@
  * schemas/meta/resource.schema.json): set and toggle on one row, set-all, count, sum, bulk update.
  * Lists, exports, children and create-child use resource-repository.ts.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { registry, type ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
 import type { Database, Queryable } from '../db/database';
 import { tableName, textExpr } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { listWhere, readListQuery, type Match } from './record-query';
-import type { ResourceRow } from './record-shape';
+import { toRow, type ResourceRow } from './record-shape';
 import { audit, composeRecord, findRow, parseId, replaceData, type Actor } from './resource-repository';
 import { validateFields } from './partial-validation';
 import { checkWrite } from './write-checks';
@@ -18,7 +19,8 @@ import { writeHooksOf } from './write-hooks';
 /**
  * Changes one row of a city (kinds `set` and `toggle`): `change(data)` answers the values to store
  * over the stored data (server fields included). The result is validated like an update.
- * Answers the row with the version raised by one. Errors: 404 `not_found`, 400 `validation`.
+ * Answers the row with the version raised by one; with `keepUnchanged`, a change that leaves the
+ * row as it is writes nothing and answers the row as stored. Errors: 404 `not_found`, 400 `validation`.
  */
 export async function changeRecord(
   db: Database,
@@ -27,7 +29,7 @@ export async function changeRecord(
   id: unknown,
   change: (data: Record<string, unknown>) => Record<string, unknown>,
   actor: Actor,
-  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string },
+  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; keepUnchanged?: boolean },
 ): Promise<ResourceRow> {
   return db.transaction((tx) => changeRecordIn(tx, def, city, id, change, actor, { ...options, db }));
 }
@@ -43,13 +45,15 @@ export async function changeRecordIn(
   id: unknown,
   change: (data: Record<string, unknown>) => Record<string, unknown>,
   actor: Actor,
-  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; db?: Database },
+  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; db?: Database; keepUnchanged?: boolean },
 ): Promise<ResourceRow> {
   const key = parseId(id);
   const current = await findRow(tx, def, city, key, options.match, true);
   if (!current) throw new HttpError('not_found');
   const forced = change(current.data);
   const data = composeRecord(def, current.data, forced, current.data);
+  // A `set` the row already holds changes nothing: the row as it is, no write, no audit entry.
+  if (options.keepUnchanged && isDeepStrictEqual(data, current.data)) return toRow(def, current);
   await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
   const row = await replaceData(tx, def, city, key, data, actor, options.auditAction);
   return (options.db && (await writeHooksOf(options.db, def.name)?.updated?.(tx, city, current.data, row))) ?? row;

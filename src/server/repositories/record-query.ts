@@ -56,6 +56,12 @@ function asText(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
+/** `field` of `def` (or, for a list field, one of its items) is one of the texts of array parameter `param`. */
+function inTextSql(def: ResourceDef, field: string, param: string): string {
+  if (field === def.idField || !isListField(def.schema.properties[field])) return `${textExpr(def, field)} = ANY(${param})`;
+  return `EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(data->'${field}') = 'array' THEN data->'${field}' ELSE '[]'::jsonb END) AS o(v) WHERE o.v = ANY(${param}))`;
+}
+
 /** The conditions of a `Match`; `params` receives the values. */
 export function matchSql(def: ResourceDef, match: Match, params: unknown[]): string[] {
   const parts: string[] = [];
@@ -113,6 +119,9 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
  * to every row of the city for a term matching at most LIST_COUNT_CAP (about 0.2 s per 100,000 rows
  * on PGlite). Short terms are not refused: two-character words are common Japanese searches.
  *
+ * Rows by id (`ids`) and reference filters (`<field>__in`, a list field: any of its items) narrow
+ * by the ids the codec checked (src/shared/list-query.ts).
+ *
  * Date ranges (000 4 lists; 001 9 date-range presets): both ends inclusive; a date field compares
  * days, a date-time field UTC instants (stored as UTC ISO strings, so text order is time order), the
  * created time as `timestamptz`.
@@ -131,6 +140,14 @@ export function listWhere(def: ResourceDef, query: DecodedListQuery, match: Matc
     const expr = fieldExpr(def, field);
     params.push(value);
     parts.push(`${expr} ${end === 'from' ? '>=' : '<='} $${params.length}${expr === 'created_at' ? '::timestamptz' : ''}`);
+  }
+  if (query.ids) {
+    params.push(query.ids);
+    parts.push(`id = ANY($${params.length}::bigint[])`);
+  }
+  for (const { field, ids } of query.refs) {
+    params.push(ids);
+    parts.push(inTextSql(def, field, `$${params.length}::text[]`));
   }
   parts.push(...matchSql(def, match, params));
   return { sql: parts.join(' AND '), filtered: parts.length > 1 };

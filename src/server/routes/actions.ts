@@ -86,7 +86,8 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       const fields = action.fields ?? [];
       return (c) => {
         const body = fields.length > 0 ? bodyFields(def, c.request.body, fields) : {};
-        return changeRecord(db, def, c.storageKey, c.id, () => ({ ...body, ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
+        // A row that already holds the `set` values is answered as it is (an old client may still offer the action on it).
+        return changeRecord(db, def, c.storageKey, c.id, () => ({ ...body, ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction, keepUnchanged: true });
       };
     }
     case 'toggle': {

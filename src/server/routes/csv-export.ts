@@ -8,19 +8,23 @@
  * - `columns=a,b` picks columns among the allowed ones (else the path's default columns);
  * - the header line holds the fields' titles and enum values their labels, in the request's
  *   language (Accept-Language, Japanese by default); cells formula-escaped (../csv.ts);
+ * - a reference column (`x-ref`) is followed by the referenced rows' names (their `titleField`;
+ *   header `<title>（名称）`) where the export says how the caller reads that resource (`references`);
+ *   a row the caller may not read, or a deleted one, leaves the name empty;
  * - `encoding=utf-8` (default, with a BOM) or `shift_jis`; another encoding is a 400 `validation`;
  * - 200 text/csv, `Content-Disposition: attachment; filename="<resource>.csv"`, streamed: the rows
  *   are read in batches (repositories/record-batches.ts) as the client takes the bytes.
  * The caller has been authorized (`authorize`) by the route before.
  */
 import type { FastifyReply } from 'fastify';
-import { firstValue } from '../../shared/list-query';
+import { firstValue, isRefField, MAX_IDS } from '../../shared/list-query';
 import type { ResourceDef } from '../../shared/registry';
 import { CSV_ENCODINGS, csvContentType, csvStream, type CsvEncoding } from '../csv';
 import type { Queryable } from '../db/database';
+import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { recordBatches } from '../repositories/record-batches';
-import type { Match } from '../repositories/record-query';
+import { listWhere, readListQuery, type Match } from '../repositories/record-query';
 import { translatorFor, type Translate } from '../translator';
 
 /** The most rows an export answers. */
@@ -82,6 +86,38 @@ export interface CsvExport {
   allowed?: readonly string[];
   /** The request's Accept-Language header. */
   language: string | string[] | undefined;
+  /**
+   * How the caller reads a referenced resource (its storage city key and its fixed conditions with
+   * the caller's own rows), or null when it may not: the names of reference columns. Without it,
+   * reference columns hold ids only.
+   */
+  references?: (resource: string) => ReferenceAccess | null;
+}
+
+/** How a caller reads a referenced resource: its definition, storage city key and conditions (own rows included). */
+export interface ReferenceAccess {
+  def: ResourceDef;
+  city: string;
+  match: Match;
+}
+
+/** A column of an export: a field, or the names of the rows a reference field names. */
+type ExportColumn = { field: string; names?: ReferenceAccess };
+
+/** The names (`titleField`) of rows `ids` of `ref` the caller reads (`how`), by id. */
+async function namesOf(db: Queryable, ref: ResourceDef, ids: readonly string[], how: ReferenceAccess): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += MAX_IDS) {
+    const chunk = ids.slice(i, i + MAX_IDS);
+    const params: unknown[] = [how.city];
+    const where = listWhere(ref, readListQuery(ref, { ids: chunk.join(',') }), how.match, params);
+    const rows = await db.query<{ id: number | string; data: Record<string, unknown> }>(`SELECT id, data FROM ${tableName(ref)} WHERE ${where.sql}`, params);
+    for (const row of rows) {
+      const name = ref.titleField ? row.data[ref.titleField] : row.id;
+      if (name !== undefined && name !== null && name !== '') out.set(String(row.id), String(name));
+    }
+  }
+  return out;
 }
 
 /**
@@ -93,13 +129,32 @@ export interface CsvExport {
 export async function sendCsvExport(reply: FastifyReply, x: CsvExport): Promise<FastifyReply> {
   const encoding = exportEncoding(x.query);
   const t = translatorFor(x.language);
-  const columns = exportColumns(firstValue(x.query.columns), x.columns, x.allowed ?? x.columns);
+  const fields = exportColumns(firstValue(x.query.columns), x.columns, x.allowed ?? x.columns);
+  const resources = x.def.schema.properties;
+  const columns: ExportColumn[] = fields.flatMap((field) => {
+    const ref = isRefField(x.def, field) && x.references ? x.references(resources[field]['x-ref']!) : null;
+    return ref ? [{ field }, { field, names: ref }] : [{ field }];
+  });
   const batches = recordBatches(x.db, x.def, x.city, x.query, x.match, { maxRows: MAX_EXPORT_ROWS });
   let batch = await batches.next();
   async function* records(): AsyncGenerator<unknown[]> {
     try {
       while (!batch.done) {
-        for (const row of batch.value) yield columns.map((f) => exportCell(x.def, f, row[f], t));
+        // The names of the batch's references: one read per referenced column and batch.
+        const names = new Map<ExportColumn, Map<string, string>>();
+        for (const c of columns) {
+          if (!c.names) continue;
+          const ids = [...new Set(batch.value.flatMap((row) => (Array.isArray(row[c.field]) ? (row[c.field] as unknown[]) : [row[c.field]]).filter((v) => v !== null && v !== undefined && v !== '').map(String)))];
+          names.set(c, await namesOf(x.db, c.names.def, ids.filter((id) => /^\d{1,15}$/.test(id)), c.names));
+        }
+        for (const row of batch.value) {
+          yield columns.map((c) => {
+            const value = row[c.field];
+            if (!c.names) return exportCell(x.def, c.field, value, t);
+            const found = names.get(c)!;
+            return (Array.isArray(value) ? value : [value]).flatMap((v) => (found.has(String(v)) ? [found.get(String(v))] : [])).join(', ');
+          });
+        }
         batch = await batches.next();
       }
     } finally {
@@ -111,5 +166,14 @@ export async function sendCsvExport(reply: FastifyReply, x: CsvExport): Promise<
     .header('content-type', csvContentType(encoding))
     .header('content-disposition', `attachment; filename="${x.def.name}.csv"`)
     .header('x-content-type-options', 'nosniff')
-    .send(csvStream(exportHeader(x.def, columns, t), records(), encoding));
+    .send(
+      csvStream(
+        columns.map((c) => {
+          const title = exportHeader(x.def, [c.field], t)[0];
+          return c.names ? t('lists.rows.refName', { title }) : title;
+        }),
+        records(),
+        encoding,
+      ),
+    );
 }

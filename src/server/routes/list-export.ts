@@ -7,10 +7,12 @@
  *   (attachment `<resource>.csv`; at most MAX_EXPORT_ROWS rows; `columns`, any fields of the
  *   resource, defaults to the list's).
  * Authorized as reading the resource in the city (`authorize`), limited to the caller's own rows
- * (`x-resource.owner`, as the list call is). Errors: 400 `validation` (unknown
+ * (`x-resource.owner`, as the list call is); a reference column is followed by the names of the rows
+ * it names that the caller reads (./csv-export.ts). Errors: 400 `validation` (unknown
  * encoding, bad filter value), 401, 403, 404 (unknown resource or city).
  */
 import type { FastifyInstance } from 'fastify';
+import { ownedRowsOf } from '../../shared/ability';
 import { exportable } from '../../shared/list-export';
 import { authorize, ownedRowsFor } from '../auth/authorize';
 import { storageCity } from '../db/resource-tables';
@@ -55,6 +57,12 @@ export function registerListExportRoute(app: FastifyInstance): void {
         columns: def.list.columns,
         allowed: Object.keys(def.schema.properties),
         language: request.headers['accept-language'],
+        // The names of referenced rows, as the caller reads that resource's list.
+        references: (name) => {
+          const ref = app.resources.get(name);
+          const owned = ref && authorized.ability.can('read', name) ? ownedRowsOf(authorized.ability, 'read', name, ref) : undefined;
+          return ref && owned ? { def: ref, city: storageCity(ref, city.name), match: { where: ref.api.list.where, exclude: ref.api.list.exclude, owner: owned } } : null;
+        },
       });
     },
   );

@@ -43,7 +43,7 @@ describe('GET /openapi.json', () => {
   it('documents lists with paging, search, order, declared filters, date ranges and named query parameters', () => {
     const list = doc.paths['/{city}/api/t-ads/'].get;
     const names = list.parameters.map((p: Json) => `${p.in}:${p.name}`);
-    expect(names).toEqual(['path:city', 'query:limit', 'query:offset', 'query:search', 'query:order_by', 'query:status', 'query:created_at__from', 'query:created_at__to']);
+    expect(names).toEqual(['path:city', 'query:limit', 'query:offset', 'query:search', 'query:order_by', 'query:status', 'query:created_at__from', 'query:created_at__to', 'query:ids', 'query:genre__in']);
     expect(list.parameters.find((p: Json) => p.name === 'order_by').schema.enum).toEqual(['name', '-name', 'price', '-price']);
     expect(list.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TAdList' });
     const qr = doc.paths['/{city}/api/t-ads/{name}/qrcode/'].get;
