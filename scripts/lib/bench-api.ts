@@ -12,7 +12,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getResource } from '../../src/shared/registry';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase } from '../../src/server/db/database';
+import { openDatabase } from '../../src/server/db/open-database';
 import { prepareDatabase } from '../../src/server/db/prepare';
 import { tableName } from '../../src/server/db/resource-tables';
 import { createRecords } from '../../src/server/repositories/resource-repository';

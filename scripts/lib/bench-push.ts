@@ -15,7 +15,7 @@
 import { buildApp } from '../../src/server/app';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase } from '../../src/server/db/database';
+import { openDatabase } from '../../src/server/db/open-database';
 import { prepareDatabase } from '../../src/server/db/prepare';
 import { createUser } from '../../src/server/repositories/user-repository';
 import { dropSchema } from './local-postgres';

@@ -15,7 +15,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase } from '../../src/server/db/database';
+import { openDatabase } from '../../src/server/db/open-database';
 import { prepareDatabase } from '../../src/server/db/prepare';
 import { dropSchema } from './local-postgres';
 import { limitRow, ms, type BudgetRow } from './budget';

@@ -1,6 +1,6 @@
 /**
  * Upload limits of 001 9 (Text and file limits; 000 5 Files), one definition for the console's checks
- * before sending (src/console/resources/upload.ts) and the server's refusals (src/server/routes/files.ts).
+ * before sending (src/console/resources/upload.ts) and the server's refusals (src/server/files/file-routes.ts).
  */
 
 /** The kinds of stored files. */

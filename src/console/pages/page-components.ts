@@ -4,14 +4,9 @@
  * so every page has a component. Each page gets its menu entry (the statistics page reads its `statistic`).
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { MenuEntry } from '@/shared/manifest';
 import type { PAGES } from '@/shared/pages';
 import { loadPageCatalogue } from './page-catalogue';
-
-/** What a hand-written page is given: the menu entry it was opened by. */
-export interface PageProps {
-  entry?: MenuEntry;
-}
+import type { PageProps } from './page-props';
 
 type Page = ComponentType<PageProps>;
 

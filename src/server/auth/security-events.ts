@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
-import type { UserFacts } from '../repositories/user-repository';
+import type { UserFacts } from '../repositories/user-facts';
 import { recordAudit } from '../audit/audit-log';
 
 /** The security events written to the audit log. */

@@ -1,9 +1,8 @@
 /**
  * The one database interface of the server (docs/architecture.md 'Storage'): PGlite in a data directory by
- * default, PostgreSQL through `pg` when DATABASE_URL is set. The same SQL runs on both.
+ * default, PostgreSQL through `pg` when DATABASE_URL is set. The same SQL runs on both. The drivers
+ * (./pglite.ts, ./postgres.ts) implement it; ./open-database.ts chooses one.
  */
-import type { Config } from '../config';
-
 /** Something SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
   /** Runs one statement with `$1…` parameters; answers the rows. int8 and counts come back as numbers, timestamptz as Date, json/jsonb parsed. */
@@ -50,21 +49,4 @@ export interface OpenOptions {
   handleSignals?: boolean;
   /** PGlite only: a `dumpDataDir()` tarball used instead of initdb for a new database (default: the machine's template, see pglite-template.ts). */
   template?: Blob;
-}
-
-/**
- * Opens the database the settings name: PostgreSQL when `config.databaseUrl` is set, else PGlite in
- * `config.dataDir` (`memory://` = in memory). Errors: PGlite directory locked by another process
- * (`DataDirLockedError`), connection errors of `pg`.
- */
-export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
-  options: OpenOptions = {},
-): Promise<Database> {
-  if (config.databaseUrl) {
-    const { openPostgres } = await import('./postgres');
-    return openPostgres(config.databaseUrl, { schema: config.databaseSchema });
-  }
-  const { openPglite } = await import('./pglite');
-  return openPglite(config.dataDir, options);
 }

@@ -3,7 +3,7 @@
  * sign-in security tables, push delivery and chat. They run after those of ./migrations.ts, in this
  * order; like them, a released one is never edited: add a new one at the end of this list.
  */
-import type { Migration } from './migrations';
+import type { Migration } from './migration';
 
 export const FEATURE_MIGRATIONS: Migration[] = [
   {

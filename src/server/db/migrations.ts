@@ -7,6 +7,7 @@
 import { Umzug, type UmzugStorage } from 'umzug';
 import type { Database, Queryable } from './database';
 import { FEATURE_MIGRATIONS } from './feature-migrations';
+import type { Migration } from './migration';
 
 /** Advisory lock keys of start-up work (any fixed numbers, distinct per kind of work). */
 export const LOCK_MIGRATE = 7_412_001;
@@ -15,11 +16,7 @@ export const LOCK_SEED = 7_412_003;
 /** Advisory lock key of chat writes, taken with the city's hash: a city's chat events commit in id order (chat/chat-writes.ts). */
 export const LOCK_CHAT = 7_412_004;
 
-/** One migration: its name (applied in the list's order, recorded by name) and its SQL. */
-export interface Migration {
-  name: string;
-  up: (tx: Queryable) => Promise<void>;
-}
+export type { Migration } from './migration';
 
 const MIGRATIONS: Migration[] = [
   {

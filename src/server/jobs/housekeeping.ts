@@ -8,7 +8,7 @@ import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { FORGET_AFTER_S } from '../auth/sign-in-throttle';
 import { tableName } from '../db/resource-tables';
-import type { JobKind } from './job-runner';
+import type { JobKind } from './job-kind';
 
 /** The kind of the statistics jobs; payload `{resource}`. */
 export const ANALYZE_JOB = 'analyze';

@@ -23,46 +23,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { analyzeJob, HOUSEKEEPING_JOB, housekeepingJob, scheduleHousekeeping } from './housekeeping';
+import type { Job, JobContext, JobKind, JobState, StopReason } from './job-kind';
 import { forgetWrites, undoWrites } from './job-writes';
 
-export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-/** Why an attempt stopped without success: it threw, it was cancelled, or its process stopped or died. */
-export type StopReason = 'error' | 'cancelled' | 'interrupted';
-
-/** A job as stored. */
-export interface Job<P = Record<string, unknown>> {
-  id: number;
-  kind: string;
-  payload: P;
-  state: JobState;
-  cancel_requested: boolean;
-  attempts: number;
-  max_attempts: number;
-  last_error: string | null;
-}
-
-/** What an attempt gets. */
-export interface JobContext<P> {
-  readonly job: Job<P>;
-  readonly db: Database;
-  /** Call between units of work: a heartbeat; throws `JobStopped` once a cancel was asked or the runner stops. */
-  checkpoint(): Promise<void>;
-}
-
-/** A kind of job: what an attempt does and what becomes of the job's own rows when it ends. */
-export interface JobKind<P = Record<string, unknown>> {
-  kind: string;
-  /** Attempts before the job fails (default 3). */
-  maxAttempts?: number;
-  /** Milliseconds before the next attempt after `attempt` failed (default 2^attempt s, at most 5 min). */
-  backoffMs?: (attempt: number) => number;
-  /** One attempt. Throw to fail it; let `JobStopped` of `checkpoint` through. */
-  run(ctx: JobContext<P>): Promise<void>;
-  /** In the transaction that marks the job succeeded. */
-  completed?(tx: Queryable, job: Job<P>): Promise<void>;
-  /** In the transaction that ends a stopped attempt (its writes undone already): the job is queued again, failed or cancelled. */
-  settled?(tx: Queryable, job: Job<P>, end: 'retry' | 'failed' | 'cancelled', reason: StopReason, error: string): Promise<void>;
-}
+export type { Job, JobContext, JobKind, JobState, StopReason } from './job-kind';
 
 /** Thrown by `checkpoint` when the attempt must stop. */
 export class JobStopped extends Error {

@@ -5,6 +5,7 @@
  * the answer and is the operation of /openapi.json (./document.ts). Shared schemas: ./components.ts.
  */
 import type { FastifySchema } from 'fastify';
+import type { CallSchema } from './call-schema';
 import { CSV_ENCODINGS } from '../../shared/list-export';
 import type { ActionDef, ApiCall, ApiOperation, ResourceDef } from '../../shared/registry';
 import { placeholdersOf } from '../paths';
@@ -14,14 +15,7 @@ import { STATISTIC_CALL_ERRORS, STATISTIC_CALL_QUERY, statisticCallAnswer, stati
 
 type Json = Record<string, unknown>;
 
-/** A registry call's schema and how its route treats it. */
-export interface CallSchema {
-  schema: FastifySchema;
-  /** The query is a list query, read by the list codec (src/shared/list-query.ts), not by the schema. */
-  listQuery: boolean;
-  /** The answers are stored records, serialized as they are (plugins/validation.ts `serializeAsIs`). */
-  records: boolean;
-}
+export type { CallSchema } from './call-schema';
 
 /** Whether a placeholder names a row id (`{id}`, `{schoolId}`, `{school_id}`, `{idCommon}`): an integer. */
 function isIdName(name: string): boolean {

@@ -153,7 +153,7 @@ export const serializeAsIs: FastifySerializerCompiler<unknown> = () => (data) =>
 /**
  * A route's own validator compiler for request parts its handler reads itself (`parts`): those are
  * checked for unstorable text only, their schema is documentation (list queries read by the list
- * codec, src/shared/list-query.ts; an upload's bytes, judged by routes/files.ts). Other parts as usual.
+ * codec, src/shared/list-query.ts; an upload's bytes, judged by files/file-routes.ts). Other parts as usual.
  */
 export function checkedByHandler(app: FastifyInstance, parts: readonly HttpPart[]): FastifySchemaCompiler<unknown> {
   return compilerOf(stateOf(app), 'unstorable-only', parts);

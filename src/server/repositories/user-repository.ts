@@ -8,6 +8,7 @@ import type { Database, Queryable } from '../db/database';
 import { hashRefreshToken as hashToken } from '../auth/tokens';
 import { escapeLike } from './resource-repository';
 import { recordAudit } from '../audit/audit-log';
+import type { UserFacts } from './user-facts';
 
 /** A users row as PROFILE_COLUMNS selects it: the Profile's own columns plus the raw ones. */
 type ProfileRow = Pick<Profile, 'id' | 'username' | 'name' | 'email' | 'avatar' | 'introduction' | 'permission' | 'is_captain_department' | 'school' | 'email_verified'> & {
@@ -107,16 +108,7 @@ export async function createUser(db: Queryable, u: NewUser): Promise<number> {
   return rows[0].id;
 }
 
-/** The stored facts route code checks before changing a user. */
-export interface UserFacts {
-  id: number;
-  username: string;
-  email: string;
-  permission: string;
-  assign_city: number[];
-  school: number | null;
-  email_verified: boolean;
-}
+export type { UserFacts } from './user-facts';
 
 const FACTS = 'id, username, email, permission, assign_city, school, email_verified';
 

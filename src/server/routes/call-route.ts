@@ -18,7 +18,7 @@ import type { City, Profile } from '../../shared/roles';
 import { authorize, ownedRowsFor } from '../auth/authorize';
 import type { Database } from '../db/database';
 import { storageCity } from '../db/resource-tables';
-import type { CallSchema } from '../openapi/call-schemas';
+import type { CallSchema } from '../openapi/call-schema';
 import { idParamOf, literalCityOf, routeKey, toRoutePath } from '../paths';
 import { findCity } from '../repositories/city-repository';
 import { HttpError } from '../http-error';

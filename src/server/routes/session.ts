@@ -12,7 +12,7 @@
  * - POST /default/api/session/adopt    {token, refresh_token} → {user} (ours: 000 4 Autologin; the console
  *   never holds tokens, so the tokens of /cippoweb/autologin's query become the session cookies here)
  * Every Profile answered here (login, account, adopt) carries `chat_admin_unread`, the chat unread
- * count (routes/chat-unread.ts).
+ * count (chat/chat-unread.ts).
  * Cookies Admin-Token, Admin-Refresh-Token and Redirect-Token: HttpOnly, SameSite=Strict, Path=/,
  * Secure when the request came over https.
  */

@@ -13,7 +13,7 @@ import { MessageOutlined, ShopOutlined, TeamOutlined } from '@ant-design/icons';
 import { effectiveRole } from '@/shared/roles';
 import { useSessionValue } from '../../hooks/use-session';
 import { cityPath } from '../../resources/city-path';
-import type { PageProps } from '../page-components';
+import type { PageProps } from '../page-props';
 import { getConversation, shownImage, listConversations, type ChatConversation } from './chat-api';
 import { ChatConversationView } from './chat-conversation';
 import { chatErrorText } from './chat-errors';

@@ -17,7 +17,7 @@ import type { AppAbility } from '@/shared/ability';
 import { PageCard } from '../../resources/page-card';
 import { cityPath } from '../../resources/city-path';
 import { useCityMenu } from '../../layout/use-city-menu';
-import type { PageProps } from '../page-components';
+import type { PageProps } from '../page-props';
 import { BaseMap } from '../../components/maps/base-map';
 import type { ClusterPoint } from '../../components/maps/clusters';
 import { pointOf, type LatLng } from '../../components/maps/geo';

@@ -25,7 +25,7 @@ import { answer, errorAnswers } from '../openapi/components';
 import { throwIfInvalid } from '../plugins/validation';
 import { CHAT_UNREAD_EVENT, chatUnreadOf, setChatUnread } from '../repositories/chat-unread-repository';
 import { findUserBy } from '../repositories/user-repository';
-import { prepareEventStreams, serveEventStream } from './event-stream';
+import { prepareEventStreams, serveEventStream } from '../routes/event-stream';
 
 export const CHAT_UNREAD_PATH = '/default/api/users/chat-unread/';
 export const CHAT_UNREAD_STREAM_PATH = '/default/api/users/chat-unread/stream';

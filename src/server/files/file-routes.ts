@@ -20,10 +20,10 @@ import type { ResourceDef } from '../../shared/registry';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, PDF_MAX_BYTES } from '../../shared/uploads';
 import { authorize } from '../auth/authorize';
 import type { Config } from '../config';
-import { CONTENT_TYPES, EXTENSIONS, FILE_NAME, fileUrl } from '../files/file-names';
-import { installDemoFiles } from '../files/demo-files';
-import { openFileStore, type FileStore } from '../files/file-store';
-import { sniff } from '../files/sniff';
+import { CONTENT_TYPES, EXTENSIONS, FILE_NAME, fileUrl } from './file-names';
+import { installDemoFiles } from './demo-files';
+import { openFileStore, type FileStore } from './file-store';
+import { sniff } from './sniff';
 import { HttpError } from '../http-error';
 import { pathParams } from '../openapi/call-schemas';
 import { answer, errorAnswers, ref } from '../openapi/components';
@@ -60,7 +60,7 @@ const KIND_LABEL: Record<string, string> = { image: 'JPEG, PNG, GIF', pdf: 'PDF'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Uploaded files (routes/files.ts). */
+    /** Uploaded files (files/file-routes.ts). */
     files: FileStore;
   }
 }
