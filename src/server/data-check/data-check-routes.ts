@@ -5,7 +5,7 @@
  * (estimated from a sample of DATA_CHECK_SAMPLE rows of a larger table), its first failing rows and,
  * for each, the path of its form in the Administrator's menu of the row's city (global rows: the
  * path's city). Query `resource`: that resource alone, every row read (no sample).
- * Only Administrators (the page `data-check`, src/shared/pages.ts). Rows of every city: the
+ * Only Administrators (subject `data_check` of src/shared/pages.ts; the page `data-check`). Rows of every city: the
  * Administrator's is the whole database. Values of the rows are not answered, only where they fail.
  * Errors: 400 `validation` (an unknown resource), 401, 403, 404 (an unknown city).
  */
@@ -54,7 +54,7 @@ export function registerDataCheckRoutes(app: FastifyInstance, manifests: Readonl
       },
     },
     async (request): Promise<DataCheckAnswer> => {
-      const { city } = await authorize(request, 'read', 'page:data-check');
+      const { city } = await authorize(request, 'read', 'data_check');
       throwIfInvalid(request);
       const only = (request.query as { resource?: string }).resource;
       let resources: ResourceDef[] = [...app.resources.values()];
