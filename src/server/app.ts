@@ -36,6 +36,7 @@ import { registerSessionRoutes } from './routes/session';
 import { registerUserRoutes } from './routes/users';
 import { registerStatisticRoutes } from './statistics/routes';
 import { registerDashboardRoutes } from './statistics/dashboard';
+import { registerDataCheckRoutes } from './data-check/data-check-routes';
 
 export interface BuildOptions {
   db: Database;
@@ -108,6 +109,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerListExportRoute(app);
   registerStatisticRoutes(app);
   registerDashboardRoutes(app, manifests);
+  registerDataCheckRoutes(app, manifests);
   await registerImportRoutes(app);
   registerPushRoutes(app, resources);
   return app;

@@ -13,6 +13,11 @@ import { openDatabase } from './db/open-database';
 import { prepareDatabase } from './db/prepare';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed';
 import { DEMO_STATISTICS_JOB } from './statistics/demo-data';
+import { checkData, type ResourceCheck } from './data-check/check-rows';
+import type { DataMigrationReport } from './data-check/migration-runner';
+
+/** Rows read per table by the start's count of rows failing their schema (a sample of a larger table). */
+export const START_CHECK_SAMPLE = 2000;
 
 export interface Running {
   app: FastifyInstance;
@@ -22,12 +27,18 @@ export interface Running {
   url: string;
   /** Milliseconds from `main()` to listening. */
   startMs: number;
+  /**
+   * The start's count of stored rows that fail their schema (docs/architecture.md 'Changing an
+   * entity'), run once the server listens: each resource with failing rows is logged at warn level.
+   */
+  dataCheck: Promise<ResourceCheck[]>;
   /** Closes the server, then the database. Idempotent. */
   close(): Promise<void>;
 }
 
-function banner(running: Running, seeded: boolean): string {
+function banner(running: Running, seeded: boolean, migrated: readonly DataMigrationReport[]): string {
   const lines = [`API and console: ${running.url}  (ready in ${running.startMs} ms${seeded ? ', new database' : ''})`];
+  for (const m of migrated) lines.push(`data migration ${m.name} (${m.resource}): changed ${m.changed} of ${m.rows} rows`);
   lines.push(running.config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: PGlite in ${running.config.dataDir}`);
   if (!running.config.production) {
     lines.push(`demo accounts (password ${DEMO_PASSWORD}):`);
@@ -61,19 +72,33 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
     const url = await app.listen({ host: config.host, port: config.port });
     let closing: Promise<void> | null = null;
     const listening = app;
+    // After the migrations, once listening (the start does not wait): which resources hold rows that fail their schema.
+    const dataCheck = checkData(db, { sample: START_CHECK_SAMPLE, first: 0 }).then(
+      (checks) => {
+        for (const c of checks) {
+          if (c.failing > 0) listening.log.warn({ resource: c.resource, failing: c.failing, total: c.total, sampled: c.sampled }, `${c.resource}: ${c.failing} of ${c.total} rows fail their schema (npm run check:data)`);
+        }
+        return checks;
+      },
+      (err: Error) => {
+        listening.log.error({ err }, 'data check failed');
+        return [];
+      },
+    );
     const running: Running = {
       app: listening,
       db,
       config,
       url,
       startMs: Math.round(performance.now() - started),
+      dataCheck,
       close() {
-        closing ??= listening.close().finally(() => db.close());
+        closing ??= dataCheck.then(() => listening.close()).finally(() => db.close());
         return closing;
       },
     };
     if (prepared.seeded) await listening.jobs.runNow(DEMO_STATISTICS_JOB);
-    if (!options.quiet) console.log(banner(running, prepared.seeded));
+    if (!options.quiet) console.log(banner(running, prepared.seeded, prepared.dataMigrations));
     if (options.onSignals !== false) {
       const stop = (signal: NodeJS.Signals) => {
         console.log(`${signal}: shutting down`);

@@ -16,6 +16,8 @@ export const PAGES: Record<string, Role[]> = {
   chat: ['Administrator', 'Operator', 'Teacher', 'Advertiser', 'President'],
   'csv-import': ['Administrator', 'Operator'],
   'csv-import-history': ['Administrator', 'Operator'],
+  // Stored rows that fail their schema (docs/architecture.md 'Changing an entity'): the Administrator's.
+  'data-check': ['Administrator'],
 };
 
 /**
@@ -39,6 +41,9 @@ export const HAND_WRITTEN_SUBJECTS: Record<string, Partial<Record<'read' | 'crea
     create: ['Operator', 'Advertiser', 'Teacher'],
     delete: ['Operator'],
   },
+  // Stored rows that fail their schema (src/server/data-check/; docs/architecture.md 'Changing an
+  // entity'): the whole database's, so the Administrator's alone (no "Operator always passes" here).
+  data_check: { read: ['Administrator'] },
 };
 
 /** Icon names a manifest entry may use; the console maps each to an @ant-design/icons component. */

@@ -133,6 +133,8 @@ export interface AjvSetupOptions {
   useDefaults?: boolean;
   /** ajv's `coerceTypes` (path and query strings read as numbers, booleans, lists). Default false. */
   coerceTypes?: boolean | 'array';
+  /** The clock of `x-future` (ms since the epoch; default `Date.now`). */
+  now?: () => number;
 }
 
 /**
@@ -144,7 +146,7 @@ export function createAjv(options: AjvSetupOptions = {}): Ajv {
   // `verbose`: errors carry the value, so a blank one gets its field's "required" message (toFieldErrors).
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false, useDefaults: options.useDefaults ?? true, coerceTypes: options.coerceTypes ?? false });
   addFormats(ajv);
-  return extendAjv(ajv);
+  return extendAjv(ajv, options.now);
 }
 
 let shared: Ajv | null = null;
@@ -252,4 +254,53 @@ function storedComparisonsOf(def: ResourceDef): Array<{ field: string; keyword: 
     storedComparisons.set(def, list);
   }
   return list;
+}
+
+/** One rule a stored record breaks: the top-level field (`_`: the record), the rule (ajv keyword or project keyword) and its message. */
+export interface RecordFailure {
+  field: string;
+  rule: string;
+  key: string;
+  params: Record<string, unknown>;
+}
+
+let storedAjv: Ajv | null = null;
+const storedCompiled = new WeakMap<ResourceDef, ReturnType<Ajv['compile']>>();
+
+/**
+ * The rules a stored record of `def` breaks under its current schema (docs/architecture.md 'Changing
+ * an entity'): the checks of a write (`validateRecord`: read-only fields dropped, defaults filled in,
+ * then the schema; then `checkStoredComparisons`), with one difference: `x-future` is not checked,
+ * since a date that was in the future when it was written has not broken a rule by passing. `record`
+ * is the stored data (not changed). Answers an empty list when it passes. Errors: none thrown.
+ */
+export function storedRecordFailures(def: ResourceDef, record: Readonly<Record<string, unknown>>): RecordFailure[] {
+  const value: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(structuredClone(record))) {
+    if (def.schema.properties[k]?.readOnly) continue;
+    value[k] = v;
+  }
+  storedAjv ??= createAjv({ now: () => Number.NEGATIVE_INFINITY });
+  let validate = storedCompiled.get(def);
+  if (!validate) {
+    // Without its `$id`: two versions of a schema (a test's before and after) may be compiled side by side.
+    const { $id: _id, ...schema } = def.schema as ResourceSchema & { $id?: string };
+    validate = storedAjv.compile(schema);
+    storedCompiled.set(def, validate);
+  }
+  const out: RecordFailure[] = [];
+  if (!validate(value)) {
+    for (const e of validate.errors ?? []) {
+      if (e.keyword === 'if') continue;
+      const [field, [error]] = Object.entries(toFieldErrors(def.schema, [e]))[0] ?? ['_', [{ key: `validation.generic.${e.keyword}`, params: {} }]];
+      out.push({ field, rule: e.keyword, key: error.key, params: error.params });
+    }
+  }
+  for (const { field, keyword, other } of storedComparisonsOf(def)) {
+    const v = record[field];
+    const bound = record[other];
+    if (typeof v !== 'number' || typeof bound !== 'number' || NUMBER_COMPARISONS[keyword](v, bound)) continue;
+    out.push({ field, rule: keyword, key: messageKey(def.schema, field, keyword), params: { field, other, limit: bound } });
+  }
+  return out;
 }

@@ -23,6 +23,7 @@ export const PAGE_LOADERS: Record<keyof typeof PAGES, () => Promise<Page>> = {
   chat: () => Promise.all([import('./chat/chat-page'), loadPageCatalogue('chat')]).then(([m]) => m.ChatPage),
   'csv-import': () => Promise.all([import('./import/upload-page'), loadPageCatalogue('imports')]).then(([m]) => m.ImportUploadPage),
   'csv-import-history': () => Promise.all([import('./import/history-page'), loadPageCatalogue('imports')]).then(([m]) => m.ImportHistoryPage),
+  'data-check': () => import('./data-check/data-check-page').then((m) => m.DataCheckPage),
 };
 
 export const PAGE_COMPONENTS: Record<keyof typeof PAGES, LazyExoticComponent<Page>> = Object.fromEntries(

@@ -33,6 +33,7 @@ import { buildFormSchema, formDataOf, type FormMode } from './form-schema';
 import { localizeErrors, serverErrorSchema } from './localize-errors';
 import type { ResourceRoute } from './resource-routes';
 import { validator } from './rjsf-validator';
+import { useStoredRowErrors } from './use-stored-row-errors';
 import type { FormPatchContext } from './form-context';
 import { DateTimeWidget, DateWidget } from './widgets/date-widget';
 import { GeoPointWidget } from './widgets/geo-point-widget';
@@ -121,6 +122,8 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const copy = useMemo(() => (mode === 'clone' && result ? cloneValues(def, result) : undefined), [def, result, mode]);
   const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : copy?.values), [def, result, mode, copy]);
   const formData = draft ?? loaded;
+  // A row stored under an older schema opens with its failing fields marked (docs/architecture.md 'Changing an entity').
+  const stored = useStoredRowErrors(schema, mode === 'edit' ? loaded : undefined, formData, transformErrors);
   // The map widgets set several fields in one step (./form-context): a point's two coordinates.
   const patch = useCallback(
     (values: Record<string, unknown>) => {
@@ -186,6 +189,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
           description={copy.cleared.length > 0 ? t('pages.cloneCleared', { fields: new Intl.ListFormat(i18n.language).format(copy.cleared.map((f) => t(def.schema.properties[f].title))) }) : undefined}
         />
       )}
+      {stored.failing.length > 0 && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={t('pages.storedRowFails')} />}
       <Form
         className="generated-form"
         schema={schema}
@@ -198,7 +202,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
         fields={fields}
         widgets={widgets}
         transformErrors={transformErrors}
-        extraErrors={extraErrors}
+        extraErrors={extraErrors ?? stored.errorSchema}
         showErrorList={false}
         noHtml5Validate
         onChange={(e, fieldId) => {

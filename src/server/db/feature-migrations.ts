@@ -130,4 +130,21 @@ export const FEATURE_MIGRATIONS: Migration[] = [
         CREATE INDEX chat_events_city ON chat_events (city, id);
       `),
   },
+  {
+    // Declared data migrations of resource rows (src/server/data-check/; docs/architecture.md
+    // 'Changing an entity'): each applied one, when, and the rows it read, changed and left failing.
+    name: '0008-data-migrations',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE data_migrations (
+          name text PRIMARY KEY,
+          resource text NOT NULL,
+          applied_at timestamptz NOT NULL DEFAULT now(),
+          rows_read bigint NOT NULL,
+          rows_changed bigint NOT NULL,
+          failing_after bigint NOT NULL,
+          ms integer NOT NULL
+        );
+      `),
+  },
 ];
