@@ -93,7 +93,9 @@ export interface CsvExport {
 export async function sendCsvExport(reply: FastifyReply, x: CsvExport): Promise<FastifyReply> {
   const encoding = exportEncoding(x.query);
   const t = translatorFor(x.language);
-  const columns = exportColumns(firstValue(x.query.columns), x.columns, x.allowed ?? x.columns);
+  // Field permissions: a column the caller may not read is never exported (`match.unreadable`).
+  const hidden = new Set(x.match.unreadable ?? []);
+  const columns = exportColumns(firstValue(x.query.columns), x.columns, x.allowed ?? x.columns).filter((f) => !hidden.has(f));
   const batches = recordBatches(x.db, x.def, x.city, x.query, x.match, { maxRows: MAX_EXPORT_ROWS });
   let batch = await batches.next();
   async function* records(): AsyncGenerator<unknown[]> {

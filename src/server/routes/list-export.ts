@@ -10,6 +10,7 @@
  * (`x-resource.owner`, as the list call is). Errors: 400 `validation` (unknown
  * encoding, bad filter value), 401, 403, 404 (unknown resource or city).
  */
+import { deniedFields } from '../../shared/ability';
 import type { FastifyInstance } from 'fastify';
 import { exportable } from '../../shared/list-export';
 import { authorize, ownedRowsFor } from '../auth/authorize';
@@ -51,7 +52,7 @@ export function registerListExportRoute(app: FastifyInstance): void {
         def,
         city: storageCity(def, city.name),
         query: request.query as Record<string, unknown>,
-        match: { where: list.where, exclude: list.exclude, owner: ownedRowsFor(authorized, 'read', def) },
+        match: { where: list.where, exclude: list.exclude, owner: ownedRowsFor(authorized, 'read', def), unreadable: deniedFields(authorized.ability, 'read', def) },
         columns: def.list.columns,
         allowed: Object.keys(def.schema.properties),
         language: request.headers['accept-language'],
