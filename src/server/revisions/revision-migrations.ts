@@ -39,7 +39,7 @@ export const REVISION_MIGRATIONS: Migration[] = [
         );
         CREATE INDEX revisions_row ON revisions (resource, row_id, revision DESC);
         CREATE INDEX revisions_deleted ON revisions (resource, city, at DESC) WHERE operation = 'delete';
-        CREATE INDEX revisions_at ON revisions (at);
+        CREATE INDEX revisions_at ON revisions USING brin (at);
         CREATE FUNCTION keep_revisions() RETURNS trigger LANGUAGE plpgsql AS $fn$
         DECLARE
           op text := nullif(current_setting('app.revision_op', true), '');
