@@ -32,6 +32,7 @@ import { registerListExportRoute } from './routes/list-export';
 import { registerOpenApi } from './routes/openapi';
 import { registerResourceRoutes } from './routes/resources';
 import { registerSavedViewRoutes } from './routes/saved-views';
+import { registerRevisionRoutes } from './revisions/revision-routes';
 import { registerSessionRoutes } from './routes/session';
 import { registerUserRoutes } from './routes/users';
 import { registerStatisticRoutes } from './statistics/routes';
@@ -106,6 +107,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   await registerFileRoutes(app, { config, resources });
   registerResourceRoutes(app, resources);
   registerSavedViewRoutes(app);
+  registerRevisionRoutes(app);
   registerListExportRoute(app);
   registerStatisticRoutes(app);
   registerDashboardRoutes(app, manifests);

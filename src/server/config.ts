@@ -28,6 +28,8 @@ export interface Config {
   loginRateLimit: number;
   /** Chat messages one user may send per minute (CHAT_RATE_LIMIT, default 30; 0 = no limit; src/server/chat/chat-writes.ts). */
   chatRateLimit: number;
+  /** Days revisions and the recycle bin keep a row's past (REVISION_DAYS, default 400; src/server/revisions/). */
+  revisionDays: number;
   /** Trust X-Forwarded-* headers from a proxy (TRUST_PROXY=1), e.g. for the Secure cookie flag behind TLS. */
   trustProxy: boolean;
   /** How long a process reuses a token's profile lookup, in ms (AUTH_CACHE_MS, default 1000; 0 = never). */
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const port = int(env, 'PORT', 8080, 0, 65535, problems);
   const loginRateLimit = int(env, 'LOGIN_RATE_LIMIT', 20, 0, 1_000_000, problems);
   const chatRateLimit = int(env, 'CHAT_RATE_LIMIT', 30, 0, 1_000_000, problems);
+  const revisionDays = int(env, 'REVISION_DAYS', 400, 1, 36_500, problems);
   const authCacheMs = int(env, 'AUTH_CACHE_MS', 1000, 0, 60_000, problems);
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL: expected postgres://user@host:port/database');
@@ -136,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     consoleDir: resolve(cwd, env.CONSOLE_DIR?.trim() || 'dist/console'),
     loginRateLimit,
     chatRateLimit,
+    revisionDays,
     authCacheMs,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     logLevel,

@@ -5,7 +5,7 @@
  * every query (src/server/repositories/record-query.ts `matchSql`) and checks every write.
  */
 import { AbilityBuilder, createMongoAbility, type MongoAbility, type Subject } from '@casl/ability';
-import { rulesToAST } from '@casl/ability/extra';
+import { permittedFieldsOf, rulesToAST } from '@casl/ability/extra';
 import { ACTIONS, OPERATION_ACTION, registry, type Action, type ActionDef, type ApiCall, type OwnerRule, type ResourceDef } from './registry';
 import { canEnterCity, effectiveRole, type Profile, type Role } from './roles';
 import { HAND_WRITTEN_SUBJECTS } from './pages';
@@ -103,13 +103,58 @@ export function ownedRowsOf(ability: AppAbility, action: Action, subject: string
   return out;
 }
 
+/** What a field's `x-permissions` governs for an action: reading, writing (create, update), or nothing (delete). */
+function fieldAccessOf(action: Action): 'read' | 'write' | null {
+  return action === 'read' ? 'read' : action === 'create' || action === 'update' ? 'write' : null;
+}
+
+/**
+ * The fields of `def` a role may `action` by the schema's field permissions (`x-permissions` of a
+ * property: `read` governs read, `write` governs create and update; an absent list: the resource's
+ * own permission), or undefined when that is every field (no field rule needed).
+ */
+export function fieldRuleOf(def: Pick<ResourceDef, 'schema'>, action: Action, role: Role): string[] | undefined {
+  const access = fieldAccessOf(action);
+  if (!access) return undefined;
+  const fields = Object.entries(def.schema.properties);
+  const allowed = fields.filter(([, p]) => {
+    const roles = p['x-permissions']?.[access];
+    return !roles || roleAllowed(roles, role);
+  });
+  return allowed.length === fields.length ? undefined : allowed.map(([f]) => f);
+}
+
+/**
+ * The fields of the rows of `def` the ability may `action` (CASL `permittedFieldsOf` over the rules
+ * `defineAbilityFor` made from `x-permissions`), in schema order; every field when no rule names
+ * fields; none when the action is not allowed at all. The one answer both sides use: the server
+ * leaves the others out of answers and refuses writes changing them, the console hides them or
+ * shows them read-only.
+ */
+export function permittedFields(ability: AppAbility, action: Action, def: Pick<ResourceDef, 'name' | 'schema'>): string[] {
+  const all = Object.keys(def.schema.properties);
+  const allowed = new Set(permittedFieldsOf(ability, action, def.name, { fieldsFrom: (rule) => rule.fields ?? all }));
+  return all.filter((f) => allowed.has(f));
+}
+
+/**
+ * The fields of `def` the ability may not `action` although it may `action` the resource (empty:
+ * no field limit). Example: an Advertiser's `update` of `advertisement` → ['plan', 'is_top'].
+ */
+export function deniedFields(ability: AppAbility, action: Action, def: Pick<ResourceDef, 'name' | 'schema'>): string[] {
+  if (!Object.values(def.schema.properties).some((p) => p['x-permissions']) || !ability.can(action, def.name)) return [];
+  const allowed = new Set(permittedFields(ability, action, def));
+  return Object.keys(def.schema.properties).filter((f) => !allowed.has(f));
+}
+
 /**
  * Builds the ability of a profile working in a city (000 6).
  * - A profile without an accepted role, or in a city it may not enter, can do nothing.
  * - Every role, the Administrator included, can do what each schema's `x-resource.permissions`
  *   lists for it (an action with `roles` is checked on `<resource>#<action>`), limited to its own rows
  *   where the schema's `x-resource.owner` says so (CASL conditions: the server's SQL is made from
- *   them, `ownedRowsOf`; `subject(...)` checks a row in memory), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city, chat_unread) lists. A call path listed in
+ *   them, `ownedRowsOf`; `subject(...)` checks a row in memory), down to the fields where a property's
+ *   `x-permissions` says so (`fieldRuleOf`: CASL field rules, read with `permittedFields`), and what `HAND_WRITTEN_SUBJECTS` (users, account, files, city, chat_unread) lists. A call path listed in
  *   its `pathRoles` is checked on its own subject (`callSubject`), allowed to those roles only.
  * - Routes of the Specifics (`route:<route>`) and pages (`page:<name>`; name → allowed roles, none =
  *   every signed-in role) can be read by their roles, and always by the Operator (000 6 "Operator
@@ -129,7 +174,11 @@ export function defineAbilityFor(
     // The same own-row conditions on every subject of the resource's rows.
     const conditions = ownerConditions(def, profile, role);
     for (const action of ACTIONS) {
-      if (roleAllowed(def.permissions[action], role)) can(action, def.name, conditions);
+      if (!roleAllowed(def.permissions[action], role)) continue;
+      // Field permissions (`x-permissions`): a field rule when the role may not read or write every field.
+      const fields = fieldRuleOf(def, action, role);
+      if (fields) can(action, def.name, fields, conditions);
+      else can(action, def.name, conditions);
     }
     for (const a of def.actions) {
       if (a.roles && roleAllowed(a.roles, role)) can(a.permission, actionSubject(def, a), conditions);

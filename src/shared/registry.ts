@@ -132,6 +132,12 @@ export interface FieldSchema {
   'x-geo-point'?: { lat: string };
   /** On a radius in metres: the map area (circle or polygon) of a push by map and where it writes. */
   'x-map-area'?: { lat: string; lng: string; polygon?: string; when?: { field: string; value: string } };
+  /**
+   * Field permissions (docs/architecture.md 'Field permissions'): the roles that may read the field
+   * and those that may write it, within the resource's own permissions; absent: the resource's.
+   * Made CASL field rules by src/shared/ability.ts.
+   */
+  'x-permissions'?: { read?: Array<Role | '*'>; write?: Array<Role | '*'> };
   items?: Record<string, unknown>;
   minimum?: number;
   maximum?: number;

@@ -14,7 +14,7 @@ export interface FieldError {
 /** Errors by field name; `_` holds errors of the record as a whole. */
 export type FieldErrors = Record<string, FieldError[]>;
 
-const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-seed-count', 'x-import', 'x-ref', 'x-ref-user', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list', 'x-no-upload', 'x-geo-point', 'x-map-area'];
+const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-seed-count', 'x-import', 'x-ref', 'x-ref-user', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list', 'x-no-upload', 'x-geo-point', 'x-map-area', 'x-permissions'];
 
 /** The number comparisons with a sibling field: value `ok(value, sibling)` (000 5 Time sale, vouchers). */
 export const NUMBER_COMPARISONS = {

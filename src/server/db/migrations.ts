@@ -8,6 +8,7 @@ import { Umzug, type UmzugStorage } from 'umzug';
 import type { Database, Queryable } from './database';
 import { FEATURE_MIGRATIONS } from './feature-migrations';
 import type { Migration } from './migration';
+import { REVISION_MIGRATIONS } from '../revisions/revision-migrations';
 
 /** Advisory lock keys of start-up work (any fixed numbers, distinct per kind of work). */
 export const LOCK_MIGRATE = 7_412_001;
@@ -198,6 +199,7 @@ const MIGRATIONS: Migration[] = [
       `),
   },
   ...FEATURE_MIGRATIONS,
+  ...REVISION_MIGRATIONS,
 ];
 
 /** umzug storage in the `schema_migrations` table of the transaction it is given. */

@@ -86,6 +86,9 @@ export function resourceTableSql(def: ResourceDef, trigramSchema: string | null 
        updated_at timestamptz NOT NULL DEFAULT now()
      )`,
     `CREATE INDEX IF NOT EXISTS ${t}_city_created ON ${t} (city, created_at DESC, id DESC)`,
+    // Revisions (src/server/revisions/revision-migrations.ts): one trigger per kind of statement
+    // (PostgreSQL allows transition tables on a trigger of one event only).
+    ...(keepsRevisions(def) ? revisionTriggerSql(t) : []),
   ];
   const indexed = new Set<string>();
   for (const field of def.list.sort) {
@@ -113,6 +116,29 @@ export function resourceTableSql(def: ResourceDef, trigramSchema: string | null 
     out.push(`CREATE INDEX IF NOT EXISTS ${t}_search ON ${t} USING gin (${searched.map((e) => `${e} ${ops}`).join(', ')}) WITH (fastupdate = off)`);
   }
   return out;
+}
+
+/**
+ * Whether the rows of `def` keep revisions (docs/architecture.md 'Revisions and the recycle bin'): those
+ * of a resource some role may create, update or delete. The server's own logs (the audit log, the
+ * import logs, the mail outbox, clicks, purchases) are written by the server alone and keep none.
+ */
+export function keepsRevisions(def: Pick<ResourceDef, 'permissions'>): boolean {
+  const p = def.permissions;
+  return !!(p.create?.length || p.update?.length || p.delete?.length);
+}
+
+/**
+ * The statements of the revision triggers of table `t` (`keep_revisions()`, made by
+ * src/server/revisions/revision-migrations.ts): after each INSERT, UPDATE and DELETE statement, with
+ * its transition tables. Named `<t>_rev_i`, `_u`, `_d`; `CREATE OR REPLACE`, run only when missing.
+ */
+function revisionTriggerSql(t: string): string[] {
+  return [
+    `CREATE OR REPLACE TRIGGER ${t}_rev_i AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_revisions()`,
+    `CREATE OR REPLACE TRIGGER ${t}_rev_u AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_revisions()`,
+    `CREATE OR REPLACE TRIGGER ${t}_rev_d AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_revisions()`,
+  ];
 }
 
 /**
@@ -153,12 +179,13 @@ export async function ensureResourceTables(db: Database, resources: Iterable<Res
     const existing = new Set(
       (
         await tx.query<{ name: string }>(
-          `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')`,
+          `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')
+           UNION ALL SELECT g.tgname FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND NOT g.tgisinternal`,
         )
       ).map((r) => r.name),
     );
     const missing = statements.filter((sql) => {
-      const name = /^CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)/.exec(sql)?.[1];
+      const name = /^CREATE (?:(?:TABLE|INDEX) IF NOT EXISTS|OR REPLACE TRIGGER) (\w+)/.exec(sql)?.[1];
       // PostgreSQL keeps the first 63 bytes of a name (ours are ASCII).
       return !name || !existing.has(name.slice(0, 63));
     });

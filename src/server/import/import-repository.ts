@@ -6,6 +6,7 @@
  * journaled for the job's undo (src/server/jobs/job-writes.ts), with the list counts and audit rows
  * every write keeps (src/server/repositories/resource-repository.ts).
  */
+import { keepRevisions } from '../revisions/revision-writes';
 import type { ImportProblem, ImportState } from '../../shared/csv-import';
 import type { ResourceDef } from '../../shared/registry';
 import type { Queryable } from '../db/database';
@@ -157,6 +158,8 @@ export async function writeBatch(tx: Queryable, def: ResourceDef, city: string, 
   const creates = rows.filter((r) => r.action === 'create' && r.json !== null).map((r) => r.json as string);
   const updates = rows.filter((r) => r.action === 'update' && r.json !== null && r.id !== null);
   const created: number[] = [];
+  // One revision statement per INSERT and UPDATE statement (../revisions/revision-migrations.ts).
+  await keepRevisions(tx, actor.userId, 'import');
   if (creates.length > 0) {
     for (const piece of pieces(creates)) {
       const inserted = await tx.query<{ id: number }>(

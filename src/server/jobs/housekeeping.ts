@@ -50,17 +50,21 @@ export interface HousekeepingResult {
   refreshTokens: number;
   userTokens: number;
   signInFailures: number;
+  /** Revisions older than REVISION_DAYS (src/server/revisions/): deleted rows among them leave the recycle bin. */
+  revisions: number;
   vacuumed: number;
 }
 
 /**
  * One housekeeping run (docs/architecture.md 'Jobs'): deletes expired refresh tokens (an expired
  * token can be neither used nor reused: its row only counts against the table), one-time user tokens
- * a day past their end (until then a link still says it expired) and forgotten sign-in failures, in transactions of at most 1,000 rows; on PGlite,
+ * a day past their end (until then a link still says it expired), forgotten sign-in failures and
+ * revisions older than `options.revisionDays` (REVISION_DAYS, default 400), in transactions of at most 1,000 rows; on PGlite,
  * which runs no autovacuum, `VACUUM (ANALYZE)` of every table one statement at a time, so requests
  * are answered between two (`between` is called after each unit of work: the job's checkpoint).
  */
-export async function keepHouse(db: Database, between: () => Promise<void> = async () => {}): Promise<HousekeepingResult> {
+export async function keepHouse(db: Database, between: () => Promise<void> = async () => {}, options: { revisionDays?: number } = {}): Promise<HousekeepingResult> {
+  const revisionDays = options.revisionDays ?? 400;
   const prune = async (sql: string): Promise<number> => {
     let total = 0;
     for (;;) {
@@ -74,6 +78,7 @@ export async function keepHouse(db: Database, between: () => Promise<void> = asy
     refreshTokens: await prune('DELETE FROM refresh_tokens WHERE id IN (SELECT id FROM refresh_tokens WHERE expires_at < now() LIMIT $1) RETURNING 1'),
     userTokens: await prune("DELETE FROM user_tokens WHERE id IN (SELECT id FROM user_tokens WHERE expires_at < now() - interval '1 day' LIMIT $1) RETURNING 1"),
     signInFailures: await prune(`DELETE FROM sign_in_failures WHERE username IN (SELECT username FROM sign_in_failures WHERE last_failure_at < now() - make_interval(secs => ${FORGET_AFTER_S}) LIMIT $1) RETURNING 1`),
+    revisions: await prune(`DELETE FROM revisions WHERE id IN (SELECT id FROM revisions WHERE at < now() - make_interval(days => ${Math.floor(revisionDays)}) LIMIT $1) RETURNING 1`),
     vacuumed: 0,
   };
   if (db.kind === 'pglite') {
@@ -92,13 +97,13 @@ export async function keepHouse(db: Database, between: () => Promise<void> = asy
  * the transaction that ends this one (after a success or the last failed attempt alike, so the chain
  * never ends). `scheduleHousekeeping` queues the first one at start.
  */
-export function housekeepingJob(db: Database, enqueue: (tx: Queryable, delayMs: number) => Promise<unknown>, log: (m: string) => void): JobKind<Record<string, never>> {
+export function housekeepingJob(db: Database, enqueue: (tx: Queryable, delayMs: number) => Promise<unknown>, log: (m: string) => void, options: { revisionDays?: number } = {}): JobKind<Record<string, never>> {
   return {
     kind: HOUSEKEEPING_JOB,
     maxAttempts: 2,
     async run({ checkpoint }) {
-      const r = await keepHouse(db, checkpoint);
-      log(`housekeeping: ${r.refreshTokens} expired refresh tokens, ${r.userTokens} one-time tokens, ${r.signInFailures} sign-in failure records removed; ${r.vacuumed} tables vacuumed`);
+      const r = await keepHouse(db, checkpoint, options);
+      log(`housekeeping: ${r.refreshTokens} expired refresh tokens, ${r.userTokens} one-time tokens, ${r.signInFailures} sign-in failure records, ${r.revisions} revisions removed; ${r.vacuumed} tables vacuumed`);
     },
     completed: (tx) => enqueue(tx, HOUSEKEEPING_EVERY_MS).then(() => undefined),
     settled: async (tx, _job, end) => {

@@ -290,7 +290,7 @@ export function registerJobs(app: FastifyInstance, db: Database, resources: Read
   const jobs = new JobRunner(db, resources, { log: (m) => app.log.error(m), ...options });
   jobs.define(analyzeJob(db, resources));
   const enqueueHousekeeping = (tx: Queryable, delayMs: number) => jobs.enqueue(tx, HOUSEKEEPING_JOB, {}, { delayMs });
-  jobs.define(housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m)));
+  jobs.define(housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m), { revisionDays: app.hasDecorator('config') ? app.config.revisionDays : undefined }));
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => {
     await scheduleHousekeeping(db, enqueueHousekeeping);

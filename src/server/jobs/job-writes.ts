@@ -7,6 +7,7 @@
  * transaction that also deletes its entries: it never holds the one PGlite connection for long,
  * and it can run again after a crash in the middle (it goes on where it stopped).
  */
+import { keepRevisions } from '../revisions/revision-writes';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
@@ -97,6 +98,9 @@ export async function undoWrites(db: Database, jobId: number, resources: Readonl
     if (entries.length === 0) return undone;
     const batch = batchOf(entries);
     await db.transaction(async (tx) => {
+      // Revisions of the undoing, as part of the import (rows an undone import created are gone for
+      // good: the recycle bin lists deletes only).
+      await keepRevisions(tx, actor.userId, 'import');
       for (const e of batch) {
         const def = resources.get(e.resource);
         if (def) await undoEntry(tx, def, e, actor);

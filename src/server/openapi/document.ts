@@ -23,6 +23,7 @@ const ROUTE_TAGS: Array<[string, string]> = [
   ['cities', 'Cities (001 7.3)'],
   ['files', 'Uploads (000 5 Files)'],
   ['saved-views', 'Saved views of lists (ours)'],
+  ['revisions', 'Revisions, restore and the recycle bin (ours)'],
   ['exports', 'CSV exports of lists (ours)'],
   ['import', 'CSV import of shops and malls (001 7.16)'],
   ['live', 'Server-sent events (ours)'],

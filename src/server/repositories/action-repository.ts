@@ -11,6 +11,7 @@ import { tableName, textExpr } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { listWhere, readListQuery, type Match } from './record-query';
 import { toRow, type ResourceRow } from './record-shape';
+import { keepRevisions, operationOf } from '../revisions/revision-writes';
 import { audit, composeRecord, findRow, parseId, replaceData, type Actor } from './resource-repository';
 import { validateFields } from './partial-validation';
 import { checkWrite } from './write-checks';
@@ -68,6 +69,7 @@ export async function setAll(db: Database, def: ResourceDef, city: string, set: 
   const errors = validateFields(def, set, Object.keys(set));
   if (errors) throw new HttpError('validation', { fieldErrors: errors });
   return db.transaction(async (tx) => {
+    await keepRevisions(tx, actor.userId, operationOf(auditAction));
     const params: unknown[] = [city, JSON.stringify(set)];
     const where = listWhere(def, readListQuery(def, {}), match, params);
     const rows = await tx.query<{ n: number }>(

@@ -28,6 +28,11 @@ export interface Match {
    * refers to a row of that resource whose `through.field` does; no values, no row.
    */
   owner?: readonly OwnedRows[];
+  /**
+   * Fields the caller may not read (field permissions, `deniedFields` of src/shared/ability.ts): a
+   * search does not look into them and a filter on one is ignored, so neither tells their values.
+   */
+  unreadable?: readonly string[];
 }
 
 /** Escapes LIKE wildcards (`\`, `%`, `_`) of user text. */
@@ -110,7 +115,8 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
  * the values. `filtered` says whether anything narrows the city's rows (then the total is counted
  * instead of read from `resource_counts`).
  *
- * Search: the decoded `search` is a case-insensitive substring of at least one search field:
+ * Search: the decoded `search` is a case-insensitive substring of at least one search field the
+ * caller may read (`match.unreadable`; a filter on an unreadable field is ignored):
  * `(<expr> ILIKE $n OR …)` over `searchExprs`, the very expressions of the GIN trigram index
  * (db/resource-tables.ts), so PostgreSQL and PGlite answer it with a bitmap scan of that index.
  * A term of fewer than 3 characters (more exactly, one whose words give pg_trgm no trigram: `ab`,
@@ -130,12 +136,17 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
  */
 export function listWhere(def: ResourceDef, query: DecodedListQuery, match: Match, params: unknown[]): { sql: string; filtered: boolean } {
   const parts = ['city = $1'];
-  if (query.search) {
+  const hidden = new Set(match.unreadable ?? []);
+  const searched = searchExprs(def).filter((_, i) => !hidden.has(def.list.search[i]));
+  if (query.search && searched.length > 0) {
     params.push(`%${escapeLike(query.search)}%`);
     const p = `$${params.length}`;
-    parts.push(`(${searchExprs(def).map((e) => `${e} ILIKE ${p}`).join(' OR ')})`);
+    parts.push(`(${searched.map((e) => `${e} ILIKE ${p}`).join(' OR ')})`);
+  } else if (query.search) parts.push('FALSE');
+  for (const { filter, value } of query.filters) {
+    if (filter.kind === 'equals' ? hidden.has(filter.field) : hidden.has(filter.start) || hidden.has(filter.end)) continue;
+    parts.push(filterSql(def, filter, value, params));
   }
-  for (const { filter, value } of query.filters) parts.push(filterSql(def, filter, value, params));
   for (const { field, end, value } of query.ranges) {
     const expr = fieldExpr(def, field);
     params.push(value);

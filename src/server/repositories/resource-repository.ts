@@ -18,6 +18,8 @@ import { announceCreated } from '../events/record-events';
 import { checkWrite } from './write-checks';
 import { writeHooksOf } from './write-hooks';
 import { recordAudit } from '../audit/audit-log';
+import { keepRevisions, operationOf } from '../revisions/revision-writes';
+import { checkFieldWrites } from '../revisions/field-access';
 
 export type { ResourceRow } from './record-shape';
 export type { Match } from './record-query';
@@ -45,8 +47,22 @@ export interface WriteOptions {
   resources?: ReadonlyMap<string, ResourceDef>;
   /** Skip the database checks of `x-ref` and `x-upload` (demo data of the seed). */
   trusted?: boolean;
-  /** The audit action (default create, update, delete). */
+  /** The audit action (default create, update, delete); also the revision's operation (`operationOf`). */
   auditAction?: string;
+  /**
+   * Fields the caller may not write (field permissions): a write changing one is refused with 403
+   * naming it (../revisions/field-access.ts `checkFieldWrites`); an update that leaves one out of its
+   * body keeps the stored value.
+   */
+  unwritable?: readonly string[];
+  /** Fields the caller may not read: an update that leaves one out of its body keeps the stored value. */
+  unreadable?: readonly string[];
+}
+
+/** The stored values of `fields` a body leaves out (a write keeps what the caller may not see or change). */
+function keptValues(body: unknown, stored: Readonly<Record<string, unknown>>, fields: readonly string[]): Record<string, unknown> {
+  const sent = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  return Object.fromEntries(fields.filter((f) => !(f in sent) && f in stored).map((f) => [f, stored[f]]));
 }
 
 const COLUMNS = 'id, data, version, created_at';
@@ -195,8 +211,9 @@ export async function addCount(tx: Queryable, def: ResourceDef, city: string, de
   );
 }
 
-/** Inserts one checked record, announced after the commit (events/record-events.ts); answers the stored row. */
+/** Inserts one checked record, keeping its revision, announced after the commit (events/record-events.ts); answers the stored row. */
 export async function insertRecord<N extends string>(tx: Queryable, def: ResourceDef<N>, city: string, data: Record<string, unknown>, actor: Actor, auditAction = 'create'): Promise<ResourceRow<N>> {
+  await keepRevisions(tx, actor.userId, operationOf(auditAction));
   const [row] = await tx.query<DbRow>(`INSERT INTO ${tableName(def)} (city, data) VALUES ($1, $2::jsonb) RETURNING ${COLUMNS}`, [city, JSON.stringify(data)]);
   await addCount(tx, def, city, 1);
   await audit(tx, actor, city, def, auditAction, Number(row.id));
@@ -204,8 +221,9 @@ export async function insertRecord<N extends string>(tx: Queryable, def: Resourc
   return toRow(def, row);
 }
 
-/** Replaces the data of a stored row (version + 1); answers the stored row. */
+/** Replaces the data of a stored row (version + 1), keeping its revision; answers the stored row. */
 export async function replaceData(tx: Queryable, def: ResourceDef, city: string, id: number, data: Record<string, unknown>, actor: Actor, auditAction = 'update'): Promise<ResourceRow> {
+  await keepRevisions(tx, actor.userId, operationOf(auditAction));
   const [row] = await tx.query<DbRow>(
     `UPDATE ${tableName(def)} SET data = $3::jsonb, version = version + 1, updated_at = now() WHERE id = $1 AND city = $2 RETURNING ${COLUMNS}`,
     [id, city, JSON.stringify(data)],
@@ -219,10 +237,12 @@ export async function replaceData(tx: Queryable, def: ResourceDef, city: string,
  * values (a call's `where`, a parent) are stored whatever the body says.
  * Answers the stored row with version 1, announced after the commit (events/record-events.ts).
  * Errors: 400 `validation` (also for x-ref and x-upload), 403 `forbidden` for a record outside
- * `options.match.owner` (another shop's, another school's).
+ * `options.match.owner` (another shop's, another school's) or naming a field of `options.unwritable`
+ * with another value than its default.
  */
 export async function createRecord<N extends string>(db: Database, def: ResourceDef<N>, city: string, body: unknown, actor: Actor, options: WriteOptions = {}): Promise<ResourceRow<N>> {
   const data = composeRecord(def, body, options.forced);
+  if (options.unwritable?.length) checkFieldWrites(def, data, null, options.unwritable);
   return db.transaction(async (tx) => {
     if (!options.trusted) await checkWrite(tx, def, city, data, null, options.resources ?? registry, options.match?.owner);
     const row = await insertRecord(tx, def, city, data, actor, options.auditAction);
@@ -235,15 +255,17 @@ export async function createRecord<N extends string>(db: Database, def: Resource
  * Creates many records of one city in batches of 1000 (seeds, benchmarks, imports). Each record is
  * validated like `createRecord` (without the database checks of x-ref and x-upload); the table is
  * analyzed after 1000 or more. Each batch's rows are announced after its commit, like a single create
- * (events/record-events.ts). Resolves to the ids created, in order. Errors: 400 `validation` for
- * the first bad record (nothing of its batch is stored).
+ * (events/record-events.ts). Each batch keeps its revisions in one statement (../revisions/), unless
+ * `options.revisions` is false (demo data). Resolves to the ids created, in order. Errors: 400
+ * `validation` for the first bad record (nothing of its batch is stored).
  */
-export async function createRecords(db: Database, def: ResourceDef, city: string, bodies: readonly unknown[], actor: Actor): Promise<number[]> {
+export async function createRecords(db: Database, def: ResourceDef, city: string, bodies: readonly unknown[], actor: Actor, options: { revisions?: boolean } = {}): Promise<number[]> {
   const t = tableName(def);
   const ids: number[] = [];
   for (let i = 0; i < bodies.length; i += 1000) {
     const batch = bodies.slice(i, i + 1000).map((b) => composeRecord(def, b));
     await db.transaction(async (tx) => {
+      if (options.revisions !== false) await keepRevisions(tx, actor.userId, 'create');
       const rows = await tx.query<{ id: number }>(
         `INSERT INTO ${t} (city, data) SELECT $1, d FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(d, i) ORDER BY i RETURNING id`,
         [city, JSON.stringify(batch)],
@@ -265,7 +287,10 @@ export async function createRecords(db: Database, def: ResourceDef, city: string
  * Updates a record of a city (001 7 PUT calls): `partial` false replaces the data (PUT), true merges
  * the body into it (PATCH); server fields keep their stored values. A `version` in the body must
  * equal the stored one (optimistic concurrency). Answers the stored row with the version raised by one.
- * Errors: 404 `not_found` (also for a row of another city), 409 `conflict`, 400 `validation`.
+ * Field permissions: fields the caller may not write or read that the body leaves out keep their
+ * stored values; a change of one it may not write is refused.
+ * Errors: 404 `not_found` (also for a row of another city), 409 `conflict`, 400 `validation`, 403
+ * `forbidden` naming a field the caller may not write, or for a record outside `options.match.owner`.
  */
 export async function updateRecord(
   db: Database,
@@ -282,18 +307,25 @@ export async function updateRecord(
     if (!current) throw new HttpError('not_found');
     const sent = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).version : undefined;
     if (sent !== undefined && sent !== null && Number(sent) !== current.version) throw new HttpError('conflict');
-    const input = options.partial && typeof body === 'object' && body !== null ? { ...current.data, ...body } : body;
+    const kept = keptValues(body, current.data, [...(options.unwritable ?? []), ...(options.unreadable ?? [])]);
+    const input = typeof body === 'object' && body !== null ? { ...(options.partial ? current.data : kept), ...body } : body;
     const data = composeRecord(def, input, options.forced, current.data);
+    if (options.unwritable?.length) checkFieldWrites(def, data, current.data, options.unwritable);
     if (!options.trusted) await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
     const row = await replaceData(tx, def, city, key, data, actor, options.auditAction);
     return (await writeHooksOf(db, def.name)?.updated?.(tx, city, current.data, row)) ?? row;
   });
 }
 
-/** Deletes a record of a city (001 7 DELETE calls). Errors: 404 `not_found`. */
+/**
+ * Deletes a record of a city (001 7 DELETE calls): the row leaves the table (every list, count, export,
+ * statistic and push), its whole data kept by its `delete` revision for the recycle bin
+ * (../revisions/revision-repository.ts). Errors: 404 `not_found`.
+ */
 export async function deleteRecord(db: Database, def: ResourceDef, city: string, id: unknown, actor: Actor, options: Pick<WriteOptions, 'match'> = {}): Promise<void> {
   const key = parseId(id);
   await db.transaction(async (tx) => {
+    await keepRevisions(tx, actor.userId, 'delete');
     const params: unknown[] = [key, city];
     const extra = matchSql(def, options.match ?? {}, params).map((c) => ` AND ${c}`).join('');
     const rows = await tx.query(`DELETE FROM ${tableName(def)} WHERE id = $1 AND city = $2${extra} RETURNING id`, params);

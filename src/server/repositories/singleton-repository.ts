@@ -7,6 +7,7 @@ import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { defaultsOf, toRow, type DbRow, type ResourceRow } from './record-shape';
+import { keepRevisions } from '../revisions/revision-writes';
 import { addCount, audit, composeRecord, insertRecord, replaceData, type Actor, type WriteOptions } from './resource-repository';
 import { checkWrite } from './write-checks';
 
@@ -53,6 +54,7 @@ export async function upsertSingleton(
 /** Removes the city's record (its answers are the defaults again). Errors: 404 `not_found` when there is none. */
 export async function deleteSingleton(db: Database, def: ResourceDef, city: string, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
+    await keepRevisions(tx, actor.userId, 'delete');
     const rows = await tx.query<{ id: number }>(`DELETE FROM ${tableName(def)} WHERE city = $1 RETURNING id`, [city]);
     if (rows.length === 0) throw new HttpError('not_found');
     await addCount(tx, def, city, -rows.length);

@@ -127,7 +127,7 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       const columns = action.fields ?? Object.keys(def.schema.properties);
       // The one export (./csv-export.ts); awaiting the reply waits for its last byte, so the call sees it sent.
       return (c) =>
-        sendCsvExport(c.reply, { db, def, city: c.storageKey, query: query(c), match: { ...listMatch, owner: c.owned }, columns, language: c.request.headers['accept-language'] });
+        sendCsvExport(c.reply, { db, def, city: c.storageKey, query: query(c), match: { ...listMatch, owner: c.owned, unreadable: c.unreadable }, columns, language: c.request.headers['accept-language'] });
     }
     case 'children':
     case 'create-child': {

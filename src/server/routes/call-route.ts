@@ -12,7 +12,8 @@
  * has no `{city}`, and is authorized in that city (./row-city).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OwnedRows } from '../../shared/ability';
+import { deniedFields, type OwnedRows } from '../../shared/ability';
+import { withoutFields } from '../revisions/field-access';
 import type { Action, ApiCall, ResourceDef } from '../../shared/registry';
 import type { City, Profile } from '../../shared/roles';
 import { authorize, ownedRowsFor } from '../auth/authorize';
@@ -42,6 +43,10 @@ export interface CallContext {
   actor: Actor;
   /** The caller's own-row limits on this resource (`x-resource.owner`, 000 6); empty: none. */
   owned: OwnedRows[];
+  /** Fields of the resource the caller may not read (`x-permissions`; left out of every answer of rows). */
+  unreadable: string[];
+  /** Fields the caller may not write by this call's permission (create, update: `x-permissions`). */
+  unwritable: string[];
 }
 
 export interface CallRoute {
@@ -145,8 +150,11 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
           id: idParam ? params[idParam] : undefined,
           actor: { userId: profile.id },
           owned,
+          unreadable: deniedFields(authorized.ability, 'read', route.def),
+          unwritable: route.permission === 'create' || route.permission === 'update' ? deniedFields(authorized.ability, route.permission, route.def) : [],
         };
-        const answer = await route.handler(ctx);
+        // Field permissions: the fields the caller may not read leave every answer of rows.
+        const answer = withoutFields(route.def, await route.handler(ctx), ctx.unreadable);
         if (reply.sent) return reply;
         if (route.status === 204) return reply.code(204).send();
         return reply.code(route.status).send(answer);

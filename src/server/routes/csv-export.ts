@@ -129,7 +129,9 @@ async function namesOf(db: Queryable, ref: ResourceDef, ids: readonly string[], 
 export async function sendCsvExport(reply: FastifyReply, x: CsvExport): Promise<FastifyReply> {
   const encoding = exportEncoding(x.query);
   const t = translatorFor(x.language);
-  const fields = exportColumns(firstValue(x.query.columns), x.columns, x.allowed ?? x.columns);
+  // Field permissions: a column the caller may not read is never exported (`match.unreadable`).
+  const hidden = new Set(x.match.unreadable ?? []);
+  const fields = exportColumns(firstValue(x.query.columns), x.columns, x.allowed ?? x.columns).filter((f) => !hidden.has(f));
   const resources = x.def.schema.properties;
   const columns: ExportColumn[] = fields.flatMap((field) => {
     const ref = isRefField(x.def, field) && x.references ? x.references(resources[field]['x-ref']!) : null;

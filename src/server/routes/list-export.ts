@@ -11,6 +11,7 @@
  * it names that the caller reads (./csv-export.ts). Errors: 400 `validation` (unknown
  * encoding, bad filter value), 401, 403, 404 (unknown resource or city).
  */
+import { deniedFields } from '../../shared/ability';
 import type { FastifyInstance } from 'fastify';
 import { ownedRowsOf } from '../../shared/ability';
 import { exportable } from '../../shared/list-export';
@@ -53,7 +54,7 @@ export function registerListExportRoute(app: FastifyInstance): void {
         def,
         city: storageCity(def, city.name),
         query: request.query as Record<string, unknown>,
-        match: { where: list.where, exclude: list.exclude, owner: ownedRowsFor(authorized, 'read', def) },
+        match: { where: list.where, exclude: list.exclude, owner: ownedRowsFor(authorized, 'read', def), unreadable: deniedFields(authorized.ability, 'read', def) },
         columns: def.list.columns,
         allowed: Object.keys(def.schema.properties),
         language: request.headers['accept-language'],

@@ -72,14 +72,27 @@ function crudHandler(def: ResourceDef, op: ApiOperation, call: ApiCall, resource
           ...match,
           where: { ...match.where, ...fieldParams(def, c.request.params) },
           owner: c.owned,
+          unreadable: c.unreadable,
         });
     case 'create':
       return (c: CallContext) =>
-        createRecord(db, def, c.storageKey, c.request.body, c.actor, { forced: { ...forced, ...fieldParams(def, c.request.params) }, match: { owner: c.owned }, resources });
+        createRecord(db, def, c.storageKey, c.request.body, c.actor, {
+          forced: { ...forced, ...fieldParams(def, c.request.params) },
+          match: { owner: c.owned },
+          resources,
+          unwritable: c.unwritable,
+        });
     case 'show':
       return (c: CallContext) => getRecord(db, def, c.storageKey, c.id, { ...match, owner: c.owned });
     case 'update':
-      return (c: CallContext) => updateRecord(db, def, c.storageKey, c.id, c.request.body, c.actor, { partial, forced, match: { ...match, owner: c.owned }, resources });
+      return (c: CallContext) => updateRecord(db, def, c.storageKey, c.id, c.request.body, c.actor, {
+          partial,
+          forced,
+          match: { ...match, owner: c.owned },
+          resources,
+          unwritable: c.unwritable,
+          unreadable: c.unreadable,
+        });
     case 'delete':
       return (c: CallContext) => deleteRecord(db, def, c.storageKey, c.id, c.actor, { match: { ...match, owner: c.owned } });
   }

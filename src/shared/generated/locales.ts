@@ -9,6 +9,7 @@ import locale_en_console from '../../../locales/en/console.json' with { type: 'j
 import locale_en_content from '../../../locales/en/content.json' with { type: 'json' };
 import locale_en_dashboard from '../../../locales/en/dashboard.json' with { type: 'json' };
 import locale_en_datacheck from '../../../locales/en/datacheck.json' with { type: 'json' };
+import locale_en_history from '../../../locales/en/history.json' with { type: 'json' };
 import locale_en_imports from '../../../locales/en/imports.json' with { type: 'json' };
 import locale_en_listRows from '../../../locales/en/list-rows.json' with { type: 'json' };
 import locale_en_lists from '../../../locales/en/lists.json' with { type: 'json' };
@@ -30,6 +31,7 @@ import locale_es_console from '../../../locales/es/console.json' with { type: 'j
 import locale_es_content from '../../../locales/es/content.json' with { type: 'json' };
 import locale_es_dashboard from '../../../locales/es/dashboard.json' with { type: 'json' };
 import locale_es_datacheck from '../../../locales/es/datacheck.json' with { type: 'json' };
+import locale_es_history from '../../../locales/es/history.json' with { type: 'json' };
 import locale_es_imports from '../../../locales/es/imports.json' with { type: 'json' };
 import locale_es_listRows from '../../../locales/es/list-rows.json' with { type: 'json' };
 import locale_es_lists from '../../../locales/es/lists.json' with { type: 'json' };
@@ -51,6 +53,7 @@ import locale_ja_console from '../../../locales/ja/console.json' with { type: 'j
 import locale_ja_content from '../../../locales/ja/content.json' with { type: 'json' };
 import locale_ja_dashboard from '../../../locales/ja/dashboard.json' with { type: 'json' };
 import locale_ja_datacheck from '../../../locales/ja/datacheck.json' with { type: 'json' };
+import locale_ja_history from '../../../locales/ja/history.json' with { type: 'json' };
 import locale_ja_imports from '../../../locales/ja/imports.json' with { type: 'json' };
 import locale_ja_listRows from '../../../locales/ja/list-rows.json' with { type: 'json' };
 import locale_ja_lists from '../../../locales/ja/lists.json' with { type: 'json' };
@@ -72,6 +75,7 @@ import locale_zh_console from '../../../locales/zh/console.json' with { type: 'j
 import locale_zh_content from '../../../locales/zh/content.json' with { type: 'json' };
 import locale_zh_dashboard from '../../../locales/zh/dashboard.json' with { type: 'json' };
 import locale_zh_datacheck from '../../../locales/zh/datacheck.json' with { type: 'json' };
+import locale_zh_history from '../../../locales/zh/history.json' with { type: 'json' };
 import locale_zh_imports from '../../../locales/zh/imports.json' with { type: 'json' };
 import locale_zh_listRows from '../../../locales/zh/list-rows.json' with { type: 'json' };
 import locale_zh_lists from '../../../locales/zh/lists.json' with { type: 'json' };
@@ -85,8 +89,8 @@ import locale_zh_statistics from '../../../locales/zh/statistics.json' with { ty
 import locale_zh_users from '../../../locales/zh/users.json' with { type: 'json' };
 
 export const locales: Record<string, Array<Record<string, unknown>>> = {
-  "en": [locale_en_access, locale_en_audit, locale_en_chat, locale_en_civic, locale_en_commerce, locale_en_common, locale_en_console, locale_en_content, locale_en_dashboard, locale_en_datacheck, locale_en_imports, locale_en_listRows, locale_en_lists, locale_en_live, locale_en_mail, locale_en_menu, locale_en_rules, locale_en_shell, locale_en_statisticLabels, locale_en_statistics, locale_en_users],
-  "es": [locale_es_access, locale_es_audit, locale_es_chat, locale_es_civic, locale_es_commerce, locale_es_common, locale_es_console, locale_es_content, locale_es_dashboard, locale_es_datacheck, locale_es_imports, locale_es_listRows, locale_es_lists, locale_es_live, locale_es_mail, locale_es_menu, locale_es_rules, locale_es_shell, locale_es_statisticLabels, locale_es_statistics, locale_es_users],
-  "ja": [locale_ja_access, locale_ja_audit, locale_ja_chat, locale_ja_civic, locale_ja_commerce, locale_ja_common, locale_ja_console, locale_ja_content, locale_ja_dashboard, locale_ja_datacheck, locale_ja_imports, locale_ja_listRows, locale_ja_lists, locale_ja_live, locale_ja_mail, locale_ja_menu, locale_ja_rules, locale_ja_shell, locale_ja_statisticLabels, locale_ja_statistics, locale_ja_users],
-  "zh": [locale_zh_access, locale_zh_audit, locale_zh_chat, locale_zh_civic, locale_zh_commerce, locale_zh_common, locale_zh_console, locale_zh_content, locale_zh_dashboard, locale_zh_datacheck, locale_zh_imports, locale_zh_listRows, locale_zh_lists, locale_zh_live, locale_zh_mail, locale_zh_menu, locale_zh_rules, locale_zh_shell, locale_zh_statisticLabels, locale_zh_statistics, locale_zh_users],
+  "en": [locale_en_access, locale_en_audit, locale_en_chat, locale_en_civic, locale_en_commerce, locale_en_common, locale_en_console, locale_en_content, locale_en_dashboard, locale_en_datacheck, locale_en_history, locale_en_imports, locale_en_listRows, locale_en_lists, locale_en_live, locale_en_mail, locale_en_menu, locale_en_rules, locale_en_shell, locale_en_statisticLabels, locale_en_statistics, locale_en_users],
+  "es": [locale_es_access, locale_es_audit, locale_es_chat, locale_es_civic, locale_es_commerce, locale_es_common, locale_es_console, locale_es_content, locale_es_dashboard, locale_es_datacheck, locale_es_history, locale_es_imports, locale_es_listRows, locale_es_lists, locale_es_live, locale_es_mail, locale_es_menu, locale_es_rules, locale_es_shell, locale_es_statisticLabels, locale_es_statistics, locale_es_users],
+  "ja": [locale_ja_access, locale_ja_audit, locale_ja_chat, locale_ja_civic, locale_ja_commerce, locale_ja_common, locale_ja_console, locale_ja_content, locale_ja_dashboard, locale_ja_datacheck, locale_ja_history, locale_ja_imports, locale_ja_listRows, locale_ja_lists, locale_ja_live, locale_ja_mail, locale_ja_menu, locale_ja_rules, locale_ja_shell, locale_ja_statisticLabels, locale_ja_statistics, locale_ja_users],
+  "zh": [locale_zh_access, locale_zh_audit, locale_zh_chat, locale_zh_civic, locale_zh_commerce, locale_zh_common, locale_zh_console, locale_zh_content, locale_zh_dashboard, locale_zh_datacheck, locale_zh_history, locale_zh_imports, locale_zh_listRows, locale_zh_lists, locale_zh_live, locale_zh_mail, locale_zh_menu, locale_zh_rules, locale_zh_shell, locale_zh_statisticLabels, locale_zh_statistics, locale_zh_users],
 };
