@@ -86,6 +86,12 @@ export interface OwnerRule {
   roles: Array<Role | '*'>;
 }
 
+/**
+ * A create that sends (`x-resource.form.recipients`): the count call (`POST`, `{city}` in the path,
+ * the form's values as body, answering `{count}`) and the field of the scheduled send time.
+ */
+export type FormRecipients = { path: string; scheduledField?: string };
+
 /** A titled group of a generated form's fields (`title`: an i18n key `forms.sections.*`). */
 export type FormSection = { title: string; fields: string[] };
 
@@ -127,6 +133,8 @@ export interface FieldSchema {
   'x-geo-point'?: { lat: string };
   /** On a radius in metres: the map area (circle or polygon) of a push by map and where it writes. */
   'x-map-area'?: { lat: string; lng: string; polygon?: string; when?: { field: string; value: string } };
+  /** The field applies only while the sibling `field` holds one of `in` (src/shared/visibility.ts). */
+  'x-visible-when'?: { field: string; in: Array<string | number | boolean> };
   items?: Record<string, unknown>;
   minimum?: number;
   maximum?: number;
@@ -160,7 +168,7 @@ export interface ResourceSchema {
     actions?: ActionDef[];
     api: Partial<Record<ApiOperation, ApiCall>> & { list: ApiCall };
     /** The generated forms' sections (schemas/meta/resource.schema.json `form`). */
-    form?: { sections?: FormSection[] };
+    form?: { sections?: FormSection[]; recipients?: FormRecipients };
     list?: {
       columns?: string[];
       search?: string[];
@@ -217,7 +225,7 @@ export interface ResourceDef<N extends string = string> {
   /** Demo records (schema `examples`). */
   examples: Array<Record<string, unknown>>;
   /** The layout of its generated forms: titled sections of fields, in order (`x-resource.form`; none: one group). */
-  form: { sections: FormSection[] };
+  form: { sections: FormSection[]; recipients?: FormRecipients };
 }
 
 /**
@@ -257,7 +265,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       clone: x.clone ? { reset: x.clone === true ? [] : x.clone.reset } : null,
       actions: x.actions ?? [],
       examples: schema.examples ?? [],
-      form: { sections: x.form?.sections ?? [] },
+      form: { sections: x.form?.sections ?? [], ...(x.form?.recipients ? { recipients: x.form.recipients } : {}) },
     };
     const named = [
       def.idField,
@@ -268,7 +276,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       ...def.list.filters.flatMap((f) => (f.kind === 'equals' ? [f.field] : [f.start, f.end])),
     ];
     const sectioned = def.form.sections.flatMap((s) => s.fields);
-    named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []), ...sectioned);
+    named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []), ...sectioned, ...(def.form.recipients?.scheduledField ? [def.form.recipients.scheduledField] : []));
     const twice = sectioned.find((f, i) => sectioned.indexOf(f) !== i);
     if (twice) throw new Error(`schemas/${schema.$id}.schema.json: x-resource.form puts field '${twice}' in two sections`);
     for (const a of def.actions) {
@@ -283,7 +291,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     for (const [k, p] of Object.entries(schema.properties)) {
       // A map area's polygon field may be absent: the area is then a circle only.
       const area = p['x-map-area'];
-      for (const other of [p['x-after'], p['x-not-after'], p['x-gt'], p['x-gte'], p['x-lte'], p['x-geo-point']?.lat, area?.lat, area?.lng, area?.when?.field]) {
+      for (const other of [p['x-after'], p['x-not-after'], p['x-gt'], p['x-gte'], p['x-lte'], p['x-geo-point']?.lat, area?.lat, area?.lng, area?.when?.field, p['x-visible-when']?.field]) {
         if (other && !fields.includes(other)) throw new Error(`schemas/${schema.$id}.schema.json: field '${k}' compares with unknown field '${other}'`);
       }
       const periods = p['x-continuous'];
