@@ -10,7 +10,7 @@
  */
 import { registry } from '../src/shared/registry';
 import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/database';
+import { openDatabase } from '../src/server/db/open-database';
 import { tableName } from '../src/server/db/resource-tables';
 import { checkData, reportLines } from '../src/server/data-check/check-rows';
 

@@ -8,7 +8,7 @@
  */
 import { registry } from '../src/shared/registry';
 import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/database';
+import { openDatabase } from '../src/server/db/open-database';
 import { migrate } from '../src/server/db/migrations';
 import { ensureResourceTables } from '../src/server/db/resource-tables';
 import { loadDataMigrations } from '../src/server/data-check/load-migrations';

@@ -91,6 +91,12 @@ export interface OwnerRule {
   roles: Array<Role | '*'>;
 }
 
+/**
+ * A create that sends (`x-resource.form.recipients`): the count call (`POST`, `{city}` in the path,
+ * the form's values as body, answering `{count}`) and the field of the scheduled send time.
+ */
+export type FormRecipients = { path: string; scheduledField?: string };
+
 /** A titled group of a generated form's fields (`title`: an i18n key `forms.sections.*`). */
 export type FormSection = { title: string; fields: string[] };
 
@@ -138,6 +144,8 @@ export interface FieldSchema {
    * Made CASL field rules by src/shared/ability.ts.
    */
   'x-permissions'?: { read?: Array<Role | '*'>; write?: Array<Role | '*'> };
+  /** The field applies only while the sibling `field` holds one of `in` (src/shared/visibility.ts). */
+  'x-visible-when'?: { field: string; in: Array<string | number | boolean> };
   items?: Record<string, unknown>;
   minimum?: number;
   maximum?: number;
@@ -173,7 +181,7 @@ export interface ResourceSchema {
     actions?: ActionDef[];
     api: Partial<Record<ApiOperation, ApiCall>> & { list: ApiCall };
     /** The generated forms' sections (schemas/meta/resource.schema.json `form`). */
-    form?: { sections?: FormSection[] };
+    form?: { sections?: FormSection[]; recipients?: FormRecipients };
     list?: {
       columns?: string[];
       search?: string[];
@@ -236,7 +244,7 @@ export interface ResourceDef<N extends string = string> {
   /** Demo records (schema `examples`). */
   examples: Array<Record<string, unknown>>;
   /** The layout of its generated forms: titled sections of fields, in order (`x-resource.form`; none: one group). */
-  form: { sections: FormSection[] };
+  form: { sections: FormSection[]; recipients?: FormRecipients };
 }
 
 /**
@@ -278,7 +286,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       clone: x.clone ? { reset: x.clone === true ? [] : x.clone.reset } : null,
       actions: x.actions ?? [],
       examples: schema.examples ?? [],
-      form: { sections: x.form?.sections ?? [] },
+      form: { sections: x.form?.sections ?? [], ...(x.form?.recipients ? { recipients: x.form.recipients } : {}) },
     };
     const named = [
       def.idField,
@@ -291,7 +299,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
       ...(def.list.card ?? []),
     ];
     const sectioned = def.form.sections.flatMap((s) => s.fields);
-    named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []), ...sectioned);
+    named.push(...def.owner.map((o) => o.field), ...(def.clone?.reset ?? []), ...sectioned, ...(def.form.recipients?.scheduledField ? [def.form.recipients.scheduledField] : []));
     const twice = sectioned.find((f, i) => sectioned.indexOf(f) !== i);
     if (twice) throw new Error(`schemas/${schema.$id}.schema.json: x-resource.form puts field '${twice}' in two sections`);
     for (const a of def.actions) {
@@ -312,7 +320,7 @@ export function buildRegistry(input: readonly ResourceSchema[]): Map<string, Res
     for (const [k, p] of Object.entries(schema.properties)) {
       // A map area's polygon field may be absent: the area is then a circle only.
       const area = p['x-map-area'];
-      for (const other of [p['x-after'], p['x-not-after'], p['x-gt'], p['x-gte'], p['x-lte'], p['x-geo-point']?.lat, area?.lat, area?.lng, area?.when?.field]) {
+      for (const other of [p['x-after'], p['x-not-after'], p['x-gt'], p['x-gte'], p['x-lte'], p['x-geo-point']?.lat, area?.lat, area?.lng, area?.when?.field, p['x-visible-when']?.field]) {
         if (other && !fields.includes(other)) throw new Error(`schemas/${schema.$id}.schema.json: field '${k}' compares with unknown field '${other}'`);
       }
       const periods = p['x-continuous'];

@@ -5,6 +5,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FieldSchema, ResourceDef, ResourceSchema } from './registry';
+import { isVisible } from './visibility';
 
 /** One field's error: an i18n key of locales/<language>/*.json and its interpolation values. */
 export interface FieldError {
@@ -14,7 +15,7 @@ export interface FieldError {
 /** Errors by field name; `_` holds errors of the record as a whole. */
 export type FieldErrors = Record<string, FieldError[]>;
 
-const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-seed-count', 'x-import', 'x-ref', 'x-ref-user', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list', 'x-no-upload', 'x-geo-point', 'x-map-area', 'x-permissions'];
+const ANNOTATIONS = ['x-messages', 'x-widget', 'x-enum-labels', 'x-resource', 'x-seed-count', 'x-import', 'x-ref', 'x-ref-user', 'x-upload', 'x-coerce', 'x-drop-null', 'x-hidden-in-list', 'x-no-upload', 'x-geo-point', 'x-map-area', 'x-permissions', 'x-visible-when'];
 
 /** The number comparisons with a sibling field: value `ok(value, sibling)` (000 5 Time sale, vouchers). */
 export const NUMBER_COMPARISONS = {
@@ -193,8 +194,8 @@ export function toFieldErrors(schema: ResourceSchema, errors: readonly ErrorObje
 }
 
 /**
- * Validates a record for a create or a full update of `def` (000 5): read-only fields are dropped
- * first, defaults filled in. Returns the cleaned record, or the field errors.
+ * Validates a record for a create or a full update of `def` (000 5): read-only fields and fields that
+ * do not apply to the record (`x-visible-when`, ./visibility.ts) are dropped first, defaults filled in. Returns the cleaned record, or the field errors.
  * Errors: none thrown; bad input comes back as `{ ok: false, errors }`.
  */
 export function validateRecord(
@@ -208,6 +209,7 @@ export function validateRecord(
   for (const [k, v] of Object.entries(input)) {
     const prop = def.schema.properties[k];
     if (prop?.readOnly) continue;
+    if (!isVisible(def.schema.properties, k, input as Record<string, unknown>)) continue;
     value[k] = v;
   }
   shared ??= createAjv();

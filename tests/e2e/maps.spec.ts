@@ -165,6 +165,9 @@ test('an operator draws a circle in the notification form, sees the recipient co
 
   const created = page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/notification\/list-notify\/$/.test(new URL(r.url()).pathname));
   await page.getByRole('button', { name: '保存' }).click();
+  // 保存 asks first, naming the people the push reaches.
+  const ask = page.getByRole('dialog').filter({ hasText: `${new Intl.NumberFormat('ja-JP').format(expected)} 人に送信します。よろしいですか？` });
+  await ask.getByRole('button', { name: '送信する' }).click();
   const answer = await created;
   expect(answer.status(), await answer.text()).toBe(201);
   const push = (await answer.json()) as { id: number; recipients: number };

@@ -40,7 +40,10 @@ export function cloneValues(def: ResourceDef, record: Json | undefined): { value
   const values = formDataOf(def, record, 'clone');
   const cleared: string[] = [];
   for (const name of def.clone?.reset ?? []) {
-    const fallback = def.schema.properties[name]?.default;
+    const prop = def.schema.properties[name];
+    // A read-only reset field is the server's: the copy does not carry it at all.
+    if (prop?.readOnly) continue;
+    const fallback = prop?.default;
     if (fallback !== undefined) values[name] = structuredClone(fallback);
     else if (name in values) {
       delete values[name];

@@ -6,10 +6,13 @@
  * (./field-kinds: switch, number input, multi-select, tags, date/time pickers, reference select,
  * upload). Fields a call fixes (`where`) are not in the form: the server stores them. A schema's
  * `x-resource.form.sections` group the fields under titles (`ui:options.sections` of the root).
+ * Fields that do not apply to the values being edited (`x-visible-when`, src/shared/visibility.ts)
+ * are not in the form either, and not in what it sends (`formValues`).
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ResourceDef } from '@/shared/registry';
 import { coerceIn } from '@/shared/coerce';
+import { isVisible } from '@/shared/visibility';
 import { fieldFormSchema, fieldUiSchema } from './field-kinds';
 
 /** `clone`: the create form started from a copy of a row (./clone-values; 000 4 douplicate). */
@@ -26,6 +29,29 @@ export function formFields(def: ResourceDef, mode: FormMode): string[] {
   return Object.entries(def.schema.properties)
     .filter(([name, p]) => (mode === 'edit' || !p.readOnly) && !fixed.includes(name))
     .map(([name]) => name);
+}
+
+/** The fields of a form of `mode` that apply to `values` (`x-visible-when`), in schema order. */
+export function shownFields(def: ResourceDef, mode: FormMode, values: Readonly<Record<string, unknown>>): string[] {
+  return formFields(def, mode).filter((f) => isVisible(def.schema.properties, f, values));
+}
+
+/**
+ * What the form holds and sends of `values`: the fields that apply to them (`x-visible-when`), and no
+ * empty list of an optional field that is not a coerced list (an optional polygon's `minItems: 3`
+ * applies once it has vertices; docs/architecture.md 'Console'). Example, a notification:
+ * `{type: 'all', users: [3], polygon: []}` → `{type: 'all'}`.
+ */
+export function formValues(def: ResourceDef, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const props = def.schema.properties;
+  const required = def.schema.required ?? [];
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) {
+    if (!isVisible(props, k, values)) continue;
+    if (Array.isArray(v) && v.length === 0 && props[k] && !required.includes(k) && props[k]['x-coerce'] !== 'array') continue;
+    out[k] = v;
+  }
+  return out;
 }
 
 /** The fields an `if`/`then` rule names (its `required` lists and `properties`, at any depth of if/then). */
@@ -63,8 +89,13 @@ export function formSections(def: ResourceDef, fields: string[], t: (key: string
  * Schema and uiSchema of the form. The schema keeps the validation keywords (including `x-future`,
  * `x-after` and `x-messages`) and drops `$id`/`$schema`/`x-resource`, so ajv never caches it by id.
  */
-export function buildFormSchema(def: ResourceDef, mode: FormMode, t: (key: string) => string): { schema: RJSFSchema; uiSchema: UiSchema } {
-  const fields = formFields(def, mode);
+export function buildFormSchema(
+  def: ResourceDef,
+  mode: FormMode,
+  t: (key: string) => string,
+  values: Readonly<Record<string, unknown>> = {},
+): { schema: RJSFSchema; uiSchema: UiSchema } {
+  const fields = shownFields(def, mode, values);
   const properties: Record<string, RJSFSchema> = {};
   const uiSchema: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
   for (const name of fields) {

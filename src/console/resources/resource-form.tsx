@@ -13,6 +13,11 @@
  * One save per intent (000 4 forms): a submit while a save is in flight, or after it succeeded and
  * before the page leaves, is ignored (the save button loading and disabled); Enter in a date or
  * time picker confirms the picker only (./widgets/date-widget).
+ * No row is invented: an optional array starts empty (its `minItems` applies once it has rows) and an
+ * emptied optional list is not sent; fields that do not apply to the values (`x-visible-when`) are
+ * neither shown nor sent (./form-schema `formValues`). A create that sends (a push,
+ * `x-resource.form.recipients`) shows whom it reaches as the values change and asks before saving
+ * 「N 人に送信します。よろしいですか？」 (./recipient-count).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -29,7 +34,8 @@ import { cityPath } from './city-path';
 import { cloneValues } from './clone-values';
 import { CountedInputTemplate } from './counted-input-template';
 import { CountedTextareaWidget } from './counted-textarea-widget';
-import { buildFormSchema, formDataOf, type FormMode } from './form-schema';
+import { buildFormSchema, formDataOf, formValues, shownFields, type FormMode } from './form-schema';
+import { confirmText, fetchRecipientCount, RecipientCount, useRecipientCount } from './recipient-count';
 import { localizeErrors, serverErrorSchema } from './localize-errors';
 import type { ResourceRoute } from './resource-routes';
 import { validator } from './rjsf-validator';
@@ -72,6 +78,12 @@ const widgets = {
   'map-area': MapAreaWidget,
 };
 
+/**
+ * RJSF's default form state: an array is filled up to its `minItems` only when the field is
+ * required (an optional polygon starts with no vertex rather than three empty ones).
+ */
+const DEFAULT_FORM_STATE = { arrayMinItems: { populate: 'requiredOnly' as const } };
+
 export interface ResourceFormProps {
   route: ResourceRoute;
   mode: FormMode;
@@ -86,7 +98,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const { t, i18n } = useTranslation();
   const strings = useMemo(() => formStrings(t), [t]);
   const navigate = useNavigate();
-  const { message } = AntdApp.useApp();
+  const { message, modal } = AntdApp.useApp();
   const { city = '', id: idParam } = useParams();
   const id = idProp ?? idParam;
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
@@ -102,7 +114,6 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const inFlight = useRef(false);
   const [submitting, setSubmitting] = useState(false);
 
-  const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k)), [def, mode, t]);
   const transformErrors = useMemo(() => localizeErrors(def.schema, (k, p) => t(k, p)), [def, t]);
 
   // Refine's form actions: edit reads the row and updates it; clone reads it and creates a new one.
@@ -121,17 +132,23 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
 
   const copy = useMemo(() => (mode === 'clone' && result ? cloneValues(def, result) : undefined), [def, result, mode]);
   const loaded = useMemo(() => (mode === 'edit' ? formDataOf(def, result, mode) : copy?.values), [def, result, mode, copy]);
-  const formData = draft ?? loaded;
+  const formData = useMemo(() => (draft ?? (loaded ? formValues(def, loaded) : undefined)), [def, draft, loaded]);
+  // The fields that apply to the values (`x-visible-when`): the schema changes only when they do.
+  const shown = shownFields(def, mode, formData ?? {}).join();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt when the shown fields change, not on every keystroke
+  const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k), formData ?? {}), [def, mode, t, shown]);
   // A row stored under an older schema opens with its failing fields marked (docs/architecture.md 'Changing an entity').
   const stored = useStoredRowErrors(schema, mode === 'edit' ? loaded : undefined, formData, transformErrors);
   // The map widgets set several fields in one step (./form-context): a point's two coordinates.
   const patch = useCallback(
     (values: Record<string, unknown>) => {
-      setDraft((prev) => ({ ...(prev ?? loaded ?? {}), ...values }));
+      setDraft((prev) => formValues(def, { ...(prev ?? loaded ?? {}), ...values }));
       setWarnWhen(true);
     },
-    [loaded, setWarnWhen],
+    [def, loaded, setWarnWhen],
   );
+  const recipients = mode === 'edit' ? undefined : def.form.recipients;
+  const count = useRecipientCount(recipients, city, recipients ? (formData ?? {}) : undefined);
   const mobile = useIsMobile();
   const { token } = theme.useToken();
   const colSpan = useMemo(() => formColumns(Object.keys(schema.properties ?? {}).length, mobile), [schema, mobile]);
@@ -148,15 +165,38 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
     }
   }, [saved, warnWhen, backToList]);
 
-  const submit = async ({ formData: values }: IChangeEvent<Record<string, unknown>>) => {
+  /** Whether the user goes ahead with a create that sends (asked with the count of now; no question when the count is refused: the save shows why). */
+  const confirmSend = async (values: Record<string, unknown>): Promise<boolean> => {
+    if (!recipients) return true;
+    const n = await fetchRecipientCount(recipients, city, values);
+    if (n === undefined) return true;
+    return new Promise<boolean>((resolve) => {
+      modal.confirm({
+        title: t('push.confirm.title'),
+        content: confirmText(recipients, values, n, (k, p) => t(k, p), i18n.language),
+        okText: t('push.confirm.ok'),
+        cancelText: t('actions.cancel'),
+        onOk: () => resolve(true),
+        onCancel: () => resolve(false),
+      });
+    });
+  };
+
+  const submit = async ({ formData: data }: IChangeEvent<Record<string, unknown>>) => {
     if (inFlight.current) return;
     inFlight.current = true;
     setSubmitting(true);
     setExtraErrors(undefined);
+    const values = formValues(def, data ?? {});
     // useForm clears the unsaved-input guard before its call: a refused save puts it back.
     const unsaved = warnWhen;
     try {
-      await onFinish(mode === 'edit' ? { ...(values ?? {}), version: result?.version } : (values ?? {}));
+      if (!(await confirmSend(values))) {
+        inFlight.current = false;
+        setSubmitting(false);
+        return;
+      }
+      await onFinish(mode === 'edit' ? { ...values, version: result?.version } : values);
       setWarnWhen(false);
       message.success({ content: t('messages.saved'), key: 'saved' });
       setSaved(true);
@@ -205,14 +245,16 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
         extraErrors={extraErrors ?? stored.errorSchema}
         showErrorList={false}
         noHtml5Validate
+        experimental_defaultFormStateBehavior={DEFAULT_FORM_STATE}
         onChange={(e, fieldId) => {
-          setDraft(e.formData);
+          setDraft(formValues(def, e.formData ?? {}));
           // RJSF names the field of a user's edit; a change without one is RJSF filling in defaults.
           if (fieldId) setWarnWhen(true);
         }}
         onSubmit={submit}
         disabled={saving}
       >
+        {recipients && <RecipientCount count={count} />}
         <Flex gap={8} justify="end" className="form-actions" style={{ background: token.colorBgContainer }}>
           <Button onClick={backToList}>{t('actions.cancel')}</Button>
           <Button type="primary" htmlType="submit" loading={saving} disabled={saving}>

@@ -8,7 +8,8 @@
  * - `<Name>Payload`: what a write may send (001 7 "payload"): the fields with their rules (the `x-`
  *   rule keywords kept, stripped from the document only), no `required` (each call adds its own);
  *   read-only fields are accepted and ignored, `x-drop-null` fields take null, `x-coerce` fields a
- *   single value (their rules are checked after coercion, in the repository).
+ *   single value (their rules are checked after coercion, in the repository); `x-visible-when`
+ *   fields are checked by an `if`/`then` rule only while they apply.
  * Fixed: Error, ListEnvelope, Count, Totals, GroupedTotals, UploadedFile, City, Profile, ProfileList,
  * CityList, Detail.
  */
@@ -78,21 +79,41 @@ function typesOf(prop: FieldSchema): string[] {
 /** The payload component of a resource (what a create or update may send), see the module comment. */
 export function payloadComponent(def: ResourceDef): Json {
   const properties: Json = {};
+  // `x-visible-when` fields (src/shared/visibility.ts): checked only while they apply, by one
+  // `if`/`then` rule per condition; the property itself accepts anything (ignored otherwise).
+  const conditional = new Map<string, { field: string; in: unknown[]; properties: Json }>();
   for (const [field, prop] of Object.entries(def.schema.properties)) {
     const about = { title: prop.title, ...(prop.description ? { description: prop.description } : {}) };
-    if (prop.readOnly) properties[field] = { ...about, readOnly: true };
-    else if (prop['x-coerce'] === 'array') properties[field] = { ...about, description: `${prop.description ?? prop.title}: a list; one value is read as a one-item list, null or "" as none` };
+    let entry: Json;
+    if (prop.readOnly) entry = { ...about, readOnly: true };
+    else if (prop['x-coerce'] === 'array') entry = { ...about, description: `${prop.description ?? prop.title}: a list; one value is read as a one-item list, null or "" as none` };
     else if (prop['x-drop-null'] && !typesOf(prop).includes('null')) {
-      properties[field] = { ...prop, type: [...typesOf(prop), 'null'], ...(prop.enum ? { enum: [...prop.enum, null] } : {}) };
-    } else properties[field] = prop;
+      entry = { ...prop, type: [...typesOf(prop), 'null'], ...(prop.enum ? { enum: [...prop.enum, null] } : {}) };
+    } else entry = prop as unknown as Json;
+    const when = prop.readOnly ? undefined : prop['x-visible-when'];
+    if (!when) {
+      properties[field] = entry;
+      continue;
+    }
+    properties[field] = { ...about, description: `${prop.description ?? prop.title}: applies when ${when.field} is ${when.in.join(', ')}; ignored otherwise` };
+    const key = JSON.stringify([when.field, when.in]);
+    const rule = conditional.get(key) ?? { field: when.field, in: when.in, properties: {} };
+    rule.properties[field] = entry;
+    conditional.set(key, rule);
   }
   properties.version = { ...VERSION, type: ['integer', 'null'] };
+  const rules = [...conditional.values()].map((r) => {
+    // Without the field its default decides: the rule applies then only when the default is listed.
+    const byDefault = r.in.includes(def.schema.properties[r.field]?.default);
+    return { if: { properties: { [r.field]: { enum: r.in } }, ...(byDefault ? {} : { required: [r.field] }) }, then: { properties: r.properties } };
+  });
   return {
     $id: `${componentName(def)}Payload`,
     type: 'object',
     description: `What a write of ${def.name} may send (read-only fields are ignored)`,
     properties,
     additionalProperties: def.schema.additionalProperties ?? true,
+    ...(rules.length > 0 ? { allOf: rules } : {}),
   };
 }
 

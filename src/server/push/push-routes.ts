@@ -2,7 +2,8 @@
  * Push calls (000 2.2 notification, device; 001 7.9), besides the notification's generic create,
  * update and actions (whose writes ./push-hooks.ts follows). All paths are ours:
  * - POST /:city/api/notification/recipient-count/ body = a notification body (validated as a
- *   create; its `type` decides the mode) → 200 {count}: how many users the push would reach now.
+ *   create; its `type` decides the mode; `title` and `body` may be left out, as a form asks for the
+ *   count before they are typed) → 200 {count}: how many users the push would reach now.
  *   Same permission as creating a notification. 400 with field errors for bad targeting.
  * - GET /:city/api/notification/list-notify/:id/stream → text/event-stream: `status` events
  *   {id, push_status, recipients, delivered, failed_count, no_device, opened} at the opening and at
@@ -40,6 +41,9 @@ declare module 'fastify' {
 const TAGS = ['notification'];
 const STATUS_FIELDS = ['push_status', 'recipients', 'delivered', 'failed_count', 'no_device', 'opened'] as const;
 const COUNT = { type: 'integer', minimum: 0 };
+/** The texts a count may leave out (they do not target), and what stands for them while checked. */
+const COUNT_TEXT = { title: '-', body: '-' };
+const COUNT_FILLED = Object.keys(COUNT_TEXT);
 
 /** Registers the push calls, hooks and job kind (nothing when the resources lack notification or user_notify). */
 export function registerPushRoutes(app: FastifyInstance, resources: ReadonlyMap<string, ResourceDef>): void {
@@ -71,14 +75,16 @@ export function registerPushRoutes(app: FastifyInstance, resources: ReadonlyMap<
         tags: TAGS,
         summary: 'How many users a notification would reach now (its body as for a create; path ours)',
         params: pathParams('/{city}/'),
-        body: payloadBody(notification),
+        body: payloadBody(notification, COUNT_FILLED),
         response: { '200': answer('The count', { type: 'object', required: ['count'], properties: { count: COUNT } }), ...errorAnswers(400, 401, 403, 404) },
       },
     },
     async (request) => {
       const { city } = await authorize(request, 'create', notification.name);
       throwIfInvalid(request);
-      const t = composeRecord(notification, request.body) as Targeting;
+      const given = request.body as Record<string, unknown>;
+      const texts = Object.fromEntries(Object.entries(COUNT_TEXT).filter(([k]) => typeof given?.[k] !== 'string' || given[k] === ''));
+      const t = composeRecord(notification, { ...given, ...texts }) as Targeting;
       throwIfBadTargeting(t);
       return { count: await countRecipients(db, t, { id: city.id, name: city.name, resources }) };
     },

@@ -3,18 +3,14 @@
  * 'Maps'; field kind `map-area` of ../field-kinds): the radius input, a map where the operator draws a
  * circle (writing the centre fields and this radius) or, when the form has the declared polygon field,
  * a polygon (writing it as `[{lat, lng}, …]` and clearing the circle); a radius drawn past the field's
- * `maximum` is held to it. Below, the number of people the
- * push would reach. Shown only while `when.field` has `when.value` (the notification's type `map`).
- * The count is `POST /{city}/api/notification/recipient-count/` with the form's values, asked 600 ms
- * after the last change; while it is unknown, or when the call fails, the figure is a neutral "—".
+ * `maximum` is held to it. Shown only while `when.field` has `when.value` (the notification's type
+ * `map`). The number of people the push would reach is the form's (../recipient-count, beside the
+ * fields as the area changes).
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { useParams } from 'react-router';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
-import { Flex, Statistic } from 'antd';
+import { Flex } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
-import { request } from '../../providers/http';
 import { clampRadius, pointOf, type LatLng } from '../../components/maps/geo';
 import type { FormPatchContext } from '../form-context';
 
@@ -28,32 +24,6 @@ interface AreaOptions {
   when?: { field: string; value: string };
 }
 
-/** Milliseconds after the last change before the count is asked for. */
-export const COUNT_DEBOUNCE_MS = 600;
-
-/** `value`, once it has stayed the same for `ms`. */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
-
-/** The recipient count of a notification body, or undefined while unknown or when the call failed. */
-function useRecipientCount(city: string, body: Record<string, unknown> | undefined): number | undefined {
-  const key = useSettled(JSON.stringify(body ?? {}), COUNT_DEBOUNCE_MS);
-  const { data } = useQuery({
-    queryKey: ['recipient-count', city, key],
-    queryFn: ({ signal }) => request<{ count: number }>(`/${encodeURIComponent(city)}/api/notification/recipient-count/`, { method: 'POST', body: JSON.parse(key), signal }),
-    enabled: !!city && key !== '{}',
-    retry: false,
-    staleTime: 30_000,
-  });
-  return typeof data?.count === 'number' ? data.count : undefined;
-}
-
 function polygonOf(value: unknown): LatLng[] | null {
   if (!Array.isArray(value)) return null;
   const points = value.flatMap((p) => (p && typeof p === 'object' ? (pointOf((p as LatLng).lat, (p as LatLng).lng) ?? []) : []));
@@ -63,15 +33,11 @@ function polygonOf(value: unknown): LatLng[] | null {
 export function MapAreaWidget(props: WidgetProps) {
   const { registry, options, value, name, disabled, readonly, schema } = props;
   const { t, i18n } = useTranslation();
-  const { city = '' } = useParams();
   const UpDown = registry.widgets.UpDownWidget;
   const ctx = registry.formContext as FormPatchContext | undefined;
   const area = options as unknown as AreaOptions;
   const values = ctx?.formData ?? {};
   const shown = !!ctx?.patch && (!area.when || values[area.when.field] === area.when.value);
-  // Asked only once an area is drawn: a map push without one is refused by the server (400).
-  const drawn = (!!pointOf(values[area.lat], values[area.lng]) && typeof value === 'number' && value > 0) || !!(area.polygon && polygonOf(values[area.polygon]));
-  const count = useRecipientCount(city, shown && drawn ? values : undefined);
   if (!shown) return <UpDown {...props} />;
 
   const rootProps = (registry.rootSchema.properties ?? {}) as Record<string, unknown>;
@@ -97,12 +63,6 @@ export function MapAreaWidget(props: WidgetProps) {
           onPolygon={(points) => polygonField && ctx!.patch({ [polygonField]: points, [area.lat]: undefined, [area.lng]: undefined, [name]: undefined })}
         />
       </Suspense>
-      <Statistic
-        title={t('maps.area.count')}
-        value={count === undefined ? '—' : new Intl.NumberFormat('ja-JP').format(count)}
-        suffix={count === undefined ? undefined : t('maps.area.people')}
-        data-testid="recipient-count"
-      />
     </Flex>
   );
 }
