@@ -94,7 +94,6 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
                     label={t('lists.rows.refFilter', { title })}
                     placeholder={t('lists.rows.refFilterPlaceholder')}
                     style={{ width: '100%' }}
-                    getPopupContainer={(node) => node.parentElement ?? document.body}
                     autoFocus
                   />
                   <Flex gap={8} justify="end">
