@@ -34,6 +34,7 @@ import { registerResourceRoutes } from './routes/resources';
 import { registerSavedViewRoutes } from './routes/saved-views';
 import { registerSessionRoutes } from './routes/session';
 import { registerUserRoutes } from './routes/users';
+import { registerMfaRoutes } from './routes/mfa-routes';
 import { registerStatisticRoutes } from './statistics/routes';
 import { registerDashboardRoutes } from './statistics/dashboard';
 
@@ -99,6 +100,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerConsoleManifestRoute(app, manifests);
   registerMapSettingsRoute(app, config);
   registerUserRoutes(app);
+  registerMfaRoutes(app);
   registerNoticeStream(app);
   registerChatUnreadRoutes(app);
   registerChatRoutes(app);
