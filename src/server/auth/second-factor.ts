@@ -25,16 +25,7 @@ export const TOTP_ISSUER = 'City Console';
 const PERIOD_S = 30;
 const DIGITS = 6;
 
-/**
- * The staff roles whose sign-in has a second factor and sessions limits (the issue's list: every
- * `permission` but Member; a Captain is a Member with a department and keeps the Members' sign-in).
- */
-export const STAFF_PERMISSIONS: readonly string[] = ['Administrator', 'Operator', 'President', 'Teacher', 'Advertiser', 'Police'];
-
-/** Whether a profile is staff (STAFF_PERMISSIONS). */
-export function isStaff(profile: { permission: string }): boolean {
-  return STAFF_PERMISSIONS.includes(profile.permission);
-}
+export { isStaff, STAFF_PERMISSIONS } from '../../shared/roles';
 
 /** What a sign-in's `mfa_token` is for: the factor of an enrolled user, or the enrolment REQUIRE_MFA_ROLES asks for. */
 export type MfaPurpose = 'verify' | 'enrol';

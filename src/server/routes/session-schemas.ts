@@ -24,7 +24,12 @@ export const SIGNED_IN = {
 export const MFA_STEP = {
   type: 'object',
   required: ['mfa_required', 'mfa_token'],
-  properties: { mfa_required: { type: 'boolean', enum: [true] }, mfa_enrolment_required: { type: 'boolean' }, mfa_token: { type: 'string' } },
+  properties: {
+    mfa_required: { type: 'boolean', enum: [true] },
+    mfa_enrolment_required: { type: 'boolean' },
+    mfa_token: { type: 'string' },
+    methods: { type: 'array', items: { type: 'string', enum: ['totp', 'passkey'] }, description: 'The factors the user may use: totp (and its recovery codes), passkey' },
+  },
 };
 
 /** POST /default/api/login (public; 001 7.1). */

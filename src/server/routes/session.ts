@@ -85,13 +85,15 @@ export async function startSession(app: FastifyInstance, request: FastifyRequest
 
 /**
  * What a profile whose password was right needs before its session (docs/architecture.md 'Staff
- * sign-in'): 'verify' for staff with a second factor, 'enrol' for staff of a REQUIRE_MFA_ROLES role
- * without one, null for everyone else (Members and staff without a factor sign in as before).
+ * sign-in'): 'verify' for staff with a second factor (with the factors it may use: 'totp', which
+ * takes recovery codes too, and 'passkey'), 'enrol' for staff of a REQUIRE_MFA_ROLES role without
+ * one, null for everyone else (Members and staff without a factor sign in as before).
  */
-export async function secondStepOf(app: FastifyInstance, profile: Profile): Promise<MfaPurpose | null> {
+export async function secondStepOf(app: FastifyInstance, profile: Profile): Promise<{ purpose: MfaPurpose; methods: string[] } | null> {
   if (!isStaff(profile)) return null;
-  if (enrolled(await factorsOf(app.db, profile.id))) return 'verify';
-  return app.config.requireMfaRoles.includes(profile.permission) ? 'enrol' : null;
+  const factors = await factorsOf(app.db, profile.id);
+  if (enrolled(factors)) return { purpose: 'verify', methods: [...(factors.totp ? ['totp'] : []), ...(factors.passkeys > 0 ? ['passkey'] : [])] };
+  return app.config.requireMfaRoles.includes(profile.permission) ? { purpose: 'enrol', methods: ['totp'] } : null;
 }
 
 function stringField(body: unknown, name: string): string | undefined {
@@ -128,7 +130,10 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     // Staff with a second factor, or of a role that must have one, go on to the factor step
     // (routes/mfa-routes.ts); the failures are forgotten only once the factor is right.
     const step = await secondStepOf(app, profile);
-    if (step) return { mfa_required: true, ...(step === 'enrol' ? { mfa_enrolment_required: true } : {}), mfa_token: await issueMfaToken(db, user.id, step) };
+    if (step) {
+      const mfa_token = await issueMfaToken(db, user.id, step.purpose);
+      return { mfa_required: true, ...(step.purpose === 'enrol' ? { mfa_enrolment_required: true } : {}), mfa_token, methods: step.methods };
+    }
     await forgetFailures(db, username);
     await recordSecurityEvent(db, { ...event, action: 'sign_in' });
     return startSession(app, request, reply, profile);
