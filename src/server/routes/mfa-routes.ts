@@ -57,6 +57,11 @@ type Body = Record<string, unknown>;
 
 const body = (request: FastifyRequest): Body => (request.body && typeof request.body === 'object' ? (request.body as Body) : {});
 const text = (b: Body, k: string): string | undefined => (typeof b[k] === 'string' ? (b[k] as string) : undefined);
+/** The `:id` of the path as a row id, or null when no row can have it (not a safe integer: 404). */
+const idOf = (request: FastifyRequest): number | null => {
+  const id = Number((request.params as { id?: unknown }).id);
+  return Number.isSafeInteger(id) && id > 0 && id < 2 ** 53 ? id : null;
+};
 const fieldError = (field: string, key: string): FieldErrors => ({ [field]: [{ key, params: { field } }] });
 
 /** Registers the staff sign-in routes (see the top of this file). */
@@ -205,8 +210,8 @@ export function registerMfaRoutes(app: FastifyInstance): void {
   app.delete('/default/api/users/passkeys/:id/', { schema: S.passkeyRemove }, async (request, reply) => {
     const profile = await staff(request, 'update');
     throwIfInvalid(request);
-    const id = Number((request.params as { id: number }).id);
-    if (!(await removePasskey(db, profile.id, id))) throw new HttpError('not_found');
+    const id = idOf(request);
+    if (id === null || !(await removePasskey(db, profile.id, id))) throw new HttpError('not_found');
     await event(request, 'passkey_removed', profile.id, { passkey: id });
     return reply.code(204).send();
   });
@@ -222,8 +227,8 @@ export function registerMfaRoutes(app: FastifyInstance): void {
   app.delete('/default/api/users/sessions/:id/', { schema: S.sessionEnd }, async (request, reply) => {
     const { profile } = await authorize(request, 'update', 'account', { city: null });
     throwIfInvalid(request);
-    const id = Number((request.params as { id: number }).id);
-    if (!(await endSession(db, tokens, profile.id, id))) throw new HttpError('not_found');
+    const id = idOf(request);
+    if (id === null || !(await endSession(db, tokens, profile.id, id))) throw new HttpError('not_found');
     await event(request, 'session_ended', profile.id, { session: id });
     return reply.code(204).send();
   });
