@@ -6,9 +6,10 @@
 
 /**
  * Namespaces the pages outside a city need (login, /city, /401, /404, open views, sign-in flows,
- * the error catalogue of 001 8, the maintenance page). Every other namespace is a console one.
+ * the error catalogue of 001 8, the maintenance page; `security`: the sign-in's second step and the
+ * profile's security sections). Every other namespace is a console one.
  */
-export const BOOT_NAMESPACES: readonly string[] = ['common', 'access', 'console', 'shell'];
+export const BOOT_NAMESPACES: readonly string[] = ['common', 'access', 'console', 'shell', 'security'];
 
 /**
  * Namespaces of one hand-written page, loaded only when that page opens (`loadPageCatalogue` of

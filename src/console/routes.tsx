@@ -1,5 +1,6 @@
 /**
- * Top-level routes (000 2.1). Open routes, no token needed: /login, /auth-redirect, /404,
+ * Top-level routes (000 2.1). Open routes, no token needed: /login, the second step of a staff
+ * sign-in (/login/mfa, /login/enrol: pages/sign-in-steps.tsx), /auth-redirect, /404,
  * /redirect/:path*, /add_teacher/, /mynumber, /cippoweb/autologin, /forgot-password, /reset-password,
  * /verify-email (the account mails' pages), the policy, terms, app usage
  * instruction, app usage survey, bread FAQ and booking policy views, /401. They render without Refine,
@@ -18,6 +19,8 @@ import { ACCOUNT_PATHS, STATIC_VIEWS, type StaticView } from '@/shared/open-rout
 import { StaticViewPage } from './pages/static-view-page';
 
 const LoginPage = lazy(() => import('./pages/login-page').then((m) => ({ default: m.LoginPage })));
+const MfaCodePage = lazy(() => import('./pages/sign-in-steps').then((m) => ({ default: m.MfaCodePage })));
+const MfaEnrolPage = lazy(() => import('./pages/sign-in-steps').then((m) => ({ default: m.MfaEnrolPage })));
 const NotFoundPage = lazy(() => import('./pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 const NoPermissionPage = lazy(() => import('./pages/no-permission-page').then((m) => ({ default: m.NoPermissionPage })));
 const AuthRedirectPage = lazy(() => import('./pages/auth-redirect-page').then((m) => ({ default: m.AuthRedirectPage })));
@@ -65,6 +68,8 @@ export function AppRoutes() {
             </MaintenanceGate>
           }
         />
+        <Route path="/login/mfa" element={<MfaCodePage />} />
+        <Route path="/login/enrol" element={<MfaEnrolPage />} />
         <Route path="/auth-redirect" element={<AuthRedirectPage />} />
         <Route path="/redirect/*" element={<RedirectPage />} />
         <Route path="/add_teacher" element={<AddTeacherPage />} />

@@ -35,6 +35,7 @@ import { registerSavedViewRoutes } from './routes/saved-views';
 import { registerRevisionRoutes } from './revisions/revision-routes';
 import { registerSessionRoutes } from './routes/session';
 import { registerUserRoutes } from './routes/users';
+import { registerMfaRoutes } from './routes/mfa-routes';
 import { registerStatisticRoutes } from './statistics/routes';
 import { registerDashboardRoutes } from './statistics/dashboard';
 import { registerDataCheckRoutes } from './data-check/data-check-routes';
@@ -101,6 +102,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerConsoleManifestRoute(app, manifests);
   registerMapSettingsRoute(app, config);
   registerUserRoutes(app);
+  registerMfaRoutes(app);
   registerNoticeStream(app);
   registerChatUnreadRoutes(app);
   registerChatRoutes(app);

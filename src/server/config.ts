@@ -3,6 +3,7 @@
  * "env validated at start"). Nothing else in src/server reads `process.env`.
  */
 import { resolve } from 'node:path';
+import { ROLES } from '../shared/roles';
 
 /** The checked settings. Paths are absolute; `dataDir` may also be `memory://` (tests). */
 export interface Config {
@@ -58,6 +59,20 @@ export interface Config {
   publicUrl: string;
   /** Origin of the residents' app that QR codes link to (APP_URL, default `https://app.example.jp`), without a trailing slash. */
   appUrl: string;
+  /**
+   * Roles that must sign in with a second factor (REQUIRE_MFA_ROLES, comma-separated, e.g.
+   * `Administrator,Operator`; default none): a user of one without a factor enrols right after the
+   * password (src/server/routes/mfa-routes.ts).
+   */
+  requireMfaRoles: string[];
+  /** WebAuthn relying party id (WEBAUTHN_RP_ID, a host name); null = the host of each request. */
+  webauthnRpId: string | null;
+  /** WebAuthn origin the browser reports (WEBAUTHN_ORIGIN, e.g. https://console.example.jp); null = the request's own origin. */
+  webauthnOrigin: string | null;
+  /** A staff session unused this long ends at its next refresh, minutes (SESSION_IDLE_MINUTES, default 120; 0 = no idle limit). */
+  sessionIdleMinutes: number;
+  /** Any staff session ends this long after its sign-in, hours (SESSION_MAX_HOURS, default 336 = 14 days). */
+  sessionMaxHours: number;
 }
 
 /** OpenStreetMap's standard tiles and their credit: the default tile layer of the maps. */
@@ -126,6 +141,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   };
   const publicUrl = origin('PUBLIC_URL', `http://${host}:${port}`);
   const appUrl = origin('APP_URL', 'https://app.example.jp');
+  const roleNames: readonly string[] = ROLES;
+  const requireMfaRoles = (env.REQUIRE_MFA_ROLES ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  for (const r of requireMfaRoles) if (!roleNames.includes(r)) problems.push(`REQUIRE_MFA_ROLES: unknown role ${r} (expected some of ${roleNames.join(', ')})`);
+  const webauthnRpId = env.WEBAUTHN_RP_ID?.trim() || null;
+  if (webauthnRpId && !/^[a-z0-9.-]+$/i.test(webauthnRpId)) problems.push('WEBAUTHN_RP_ID: expected a host name such as console.example.jp');
+  const webauthnOrigin = env.WEBAUTHN_ORIGIN?.trim() ? origin('WEBAUTHN_ORIGIN', '') : null;
+  const sessionIdleMinutes = int(env, 'SESSION_IDLE_MINUTES', 120, 0, 525_600, problems);
+  const sessionMaxHours = int(env, 'SESSION_MAX_HOURS', 24 * 14, 1, 24 * 366, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -152,5 +175,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mailRetryMs,
     publicUrl,
     appUrl,
+    requireMfaRoles,
+    webauthnRpId,
+    webauthnOrigin,
+    sessionIdleMinutes,
+    sessionMaxHours,
   };
 }

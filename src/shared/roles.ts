@@ -93,3 +93,15 @@ export function canEnterCity(profile: Pick<Profile, 'permission' | 'assign_city'
   if (city === ADVERTISER_CITY) return false;
   return profile.assign_city.some((c) => c.name === city);
 }
+
+/**
+ * The staff roles whose sign-in has a second factor, passkeys and session limits (docs/architecture.md
+ * 'Staff sign-in'): every `permission` but Member (a Captain is a Member with a department and keeps
+ * the Members' sign-in, 000 4).
+ */
+export const STAFF_PERMISSIONS: readonly string[] = ['Administrator', 'Operator', 'President', 'Teacher', 'Advertiser', 'Police'];
+
+/** Whether a profile is staff (STAFF_PERMISSIONS). */
+export function isStaff(profile: Pick<Profile, 'permission'>): boolean {
+  return STAFF_PERMISSIONS.includes(profile.permission);
+}

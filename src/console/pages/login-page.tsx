@@ -1,5 +1,6 @@
 /**
- * /login (000 2.1, 001 8): username and password. A username that does not exist shows
+ * /login (000 2.1, 001 8): username and password, or a passkey instead (docs/architecture.md 'Staff
+ * sign-in'; staff with a second factor go on to /login/mfa). A username that does not exist shows
  * 'このユーザ名が存在していません。' for 5 s; other failures show the server's message. On success the
  * auth provider says where to go (/{city}/dashboard or /city). An open page: no Refine (app.tsx).
  */
@@ -10,8 +11,11 @@ import { Button, Input, theme } from 'antd';
 import { OpenPageLink } from '../components/open-page-link';
 import { LOGIN_MESSAGE_MS, PASSWORD_MIN } from '@/shared/constants';
 import { ACCOUNT_PATHS } from '@/shared/open-routes';
-import { authProvider } from '../providers/auth-provider';
+import { authProvider, finishSignIn } from '../providers/auth-provider';
 import { takeReason } from '../providers/session';
+
+/** Whether this browser has WebAuthn (the passkey button shows only then). */
+const passkeysSupported = () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
 /**
  * Plain elements instead of antd Card, Typography, Form and App keep the login page's JavaScript
@@ -100,6 +104,23 @@ export function LoginPage() {
     }
   };
 
+  // A passkey instead of the password (docs/architecture.md 'Staff sign-in'); the WebAuthn code loads on use.
+  const [isPasskeyPending, setPasskeyPending] = useState(false);
+  const passkeySignIn = async () => {
+    setPasskeyPending(true);
+    try {
+      const { signInWithPasskey } = await import('../providers/passkeys');
+      const res = await finishSignIn(await signInWithPasskey(null));
+      if (!res.success) showError(res.error?.message || t('errors.server_error'));
+      else navigate(res.redirectTo ?? '/', { replace: true });
+    } catch (err) {
+      const fields = (err as { fields?: Record<string, string[]> }).fields;
+      showError(fields?.credential?.[0] || (err as { message?: string }).message || t('errors.server_error'));
+    } finally {
+      setPasskeyPending(false);
+    }
+  };
+
   // The props that tie a field to its value, its error and the error's text (as antd's Form.Item).
   const fieldProps = (field: keyof Credentials) => ({
     id: `login-${field}`,
@@ -142,6 +163,11 @@ export function LoginPage() {
             {t('login.submit')}
           </Button>
         </form>
+        {passkeysSupported() && (
+          <Button block size="large" style={{ marginTop: 12 }} loading={isPasskeyPending} onClick={() => void passkeySignIn()} data-testid="login-passkey">
+            {t('security.code.passkeyLogin')}
+          </Button>
+        )}
         <p style={{ margin: '16px 0 0', textAlign: 'center' }}>
           <OpenPageLink to={ACCOUNT_PATHS.forgotPassword}>{t('access.account.forgot.link')}</OpenPageLink>
         </p>

@@ -1,7 +1,8 @@
 /**
  * Refine auth provider (000 4 Sign-in, 001 7.1, 001 8). The server keeps the tokens in HttpOnly
  * cookies; the console stores only the chosen city (localStorage `City`).
- * - login: POST /default/api/login; user info without data or role is refused (001 8 texts); refused
+ * - login: POST /default/api/login; staff with a second factor (or who must enrol one) go on to
+ *   /login/mfa or /login/enrol (pages/sign-in-steps.tsx), which end with `finishSignIn`; user info without data or role is refused (001 8 texts); refused
  *   roles get `user.denyPermission` and are signed out (signInDenial: role, Member rule, the city
  *   `advertiser`, no menu set); a stored city the user may not use is forgotten; an Operator with one
  *   assigned city gets it chosen; lands on the root entry (rootPath: /cippoweb/top-page/ for the
@@ -38,9 +39,17 @@ import { isLogoutMismatch, raiseLogoutMismatch } from './logout-mismatch';
 import { getCity, getSession, markSignedOut, setCity, setProfile, storedCity } from './session';
 
 /** The login answer (001 7.1). Tokens are in the body for API clients; the console ignores them. */
-interface LoginAnswer {
+export interface LoginAnswer {
   user: Profile;
   booking?: { refresh?: string };
+}
+
+/** The login answer of staff who have a second step to take (docs/architecture.md 'Staff sign-in'). */
+interface SecondStepAnswer {
+  mfa_required: true;
+  mfa_enrolment_required?: boolean;
+  mfa_token: string;
+  methods?: string[];
 }
 
 const FORBIDDEN = 403;
@@ -109,11 +118,65 @@ async function endServerSession(): Promise<void> {
   }
 }
 
+/**
+ * The second step a sign-in needs after a right password (docs/architecture.md 'Staff sign-in'): the
+ * short-lived `mfa_token` (kept in memory only: a reload goes back to /login), whether it is an
+ * enrolment (REQUIRE_MFA_ROLES), and the factors the user may use.
+ */
+export interface SecondStep {
+  token: string;
+  enrol: boolean;
+  methods: string[];
+}
+
+let secondStep: SecondStep | null = null;
+
+/** The pending second step of the sign-in, or null (the step pages go back to /login without one). */
+export function pendingSecondStep(): SecondStep | null {
+  return secondStep;
+}
+
+/** Where the console goes for a second step: the code page, or the enrolment page. */
+export const SECOND_STEP_PATHS = { code: '/login/mfa', enrol: '/login/enrol' } as const;
+
+/**
+ * Finishes a sign-in from the login answer (the password's, the second step's or a passkey's; 001
+ * 7.1): refuses user info without data or role and the refused roles (signed out again), chooses the
+ * city and starts the refresh timer. Resolves to Refine's login result.
+ */
+export async function finishSignIn(answer: LoginAnswer): Promise<{ success: boolean; redirectTo?: string; error?: Error }> {
+  secondStep = null;
+  noteFreshTokens();
+  let profile: Profile;
+  try {
+    profile = checkUserInfo(answer.user);
+  } catch (e) {
+    await endServerSession();
+    markSignedOut(false);
+    return { success: false, error: new SignInError(i18n.t((e as UserInfoError).reason), 'denied') };
+  }
+  let city = getCity();
+  if (city && !cityAllowed(profile, city)) city = null;
+  city ??= autoCity(profile);
+  // The city's menu sets decide too (000 6): they come with the manifests.
+  await loadManifests();
+  const denial = signInDenial(profile, city);
+  if (denial) {
+    await endServerSession();
+    markSignedOut(false);
+    return { success: false, error: new SignInError(i18n.t(denial), 'denied') };
+  }
+  setProfile(profile);
+  setCity(city);
+  startRefreshTimer();
+  return { success: true, redirectTo: rootPath(profile, city) };
+}
+
 export const authProvider: AuthProvider = {
   async login(params: { username?: string; password?: string }) {
-    let answer: LoginAnswer;
+    let answer: LoginAnswer | SecondStepAnswer;
     try {
-      answer = await request<LoginAnswer>(LOGIN_PATH, {
+      answer = await request<LoginAnswer | SecondStepAnswer>(LOGIN_PATH, {
         method: 'POST',
         body: { username: params.username ?? '', password: params.password ?? '' },
         refreshOn401: false,
@@ -122,30 +185,11 @@ export const authProvider: AuthProvider = {
       const code = isApiError(e) ? String(e.code) : 'error';
       return { success: false, error: new SignInError((e as Error).message, code) };
     }
-    noteFreshTokens();
-    let profile: Profile;
-    try {
-      profile = checkUserInfo(answer.user);
-    } catch (e) {
-      await endServerSession();
-      markSignedOut(false);
-      return { success: false, error: new SignInError(i18n.t((e as UserInfoError).reason), 'denied') };
+    if ('mfa_required' in answer) {
+      secondStep = { token: answer.mfa_token, enrol: !!answer.mfa_enrolment_required, methods: answer.methods ?? ['totp'] };
+      return { success: true, redirectTo: secondStep.enrol ? SECOND_STEP_PATHS.enrol : SECOND_STEP_PATHS.code };
     }
-    let city = getCity();
-    if (city && !cityAllowed(profile, city)) city = null;
-    city ??= autoCity(profile);
-    // The city's menu sets decide too (000 6): they come with the manifests.
-    await loadManifests();
-    const denial = signInDenial(profile, city);
-    if (denial) {
-      await endServerSession();
-      markSignedOut(false);
-      return { success: false, error: new SignInError(i18n.t(denial), 'denied') };
-    }
-    setProfile(profile);
-    setCity(city);
-    startRefreshTimer();
-    return { success: true, redirectTo: rootPath(profile, city) };
+    return finishSignIn(answer);
   },
 
   async check() {

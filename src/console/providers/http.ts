@@ -195,6 +195,9 @@ function lastRefresh(): number {
  */
 export type RefreshOutcome = 'refreshed' | 'refused' | 'unreachable';
 
+/** The reason /login shows after the last refused refresh (an i18n key), or null. */
+let refusedReason: string | null = null;
+
 async function refreshNow(force: boolean, minAgeMs: number): Promise<RefreshOutcome> {
   if (!force && Date.now() - lastRefresh() < minAgeMs) return 'refreshed';
   const city = getCity() ?? DEFAULT_CITY;
@@ -205,7 +208,11 @@ async function refreshNow(force: boolean, minAgeMs: number): Promise<RefreshOutc
     return 'unreachable';
   }
   if (res.status >= 500) return 'unreachable';
-  if (!res.ok) return 'refused';
+  // 406: a staff session past its idle or absolute limit; /login shows 'セッションが切れました' (001 8).
+  if (!res.ok) {
+    refusedReason = res.status === 406 ? 'errors.session_expired' : null;
+    return 'refused';
+  }
   noteFreshTokens();
   return 'refreshed';
 }
@@ -242,7 +249,7 @@ function refreshOnce(minAgeMs: number): Promise<RefreshOutcome> {
  */
 export async function refreshSession(): Promise<RefreshOutcome> {
   const outcome = await refreshOnce(RECENT_REFRESH_MS);
-  if (outcome === 'refused') markSignedOut();
+  if (outcome === 'refused') markSignedOut(false, refusedReason);
   return outcome;
 }
 
@@ -259,7 +266,7 @@ export function startRefreshTimer(): void {
     void refreshOnce(TOKEN_REFRESH_INTERVAL_MS - 1_000).then((outcome) => {
       if (outcome !== 'refused') return;
       stopRefreshTimer();
-      markSignedOut();
+      markSignedOut(false, refusedReason);
     });
   }, TOKEN_REFRESH_INTERVAL_MS);
 }

@@ -17,7 +17,18 @@ export type SecurityAction =
   | 'password_reset'
   | 'role_change'
   | 'city_change'
-  | 'refresh_token_reuse';
+  | 'refresh_token_reuse'
+  // Staff sign-in (src/server/routes/mfa-routes.ts): enrolments, uses of a recovery code, failed
+  // codes and passkeys, resets by an Administrator, passkeys added and removed, sessions ended.
+  | 'mfa_enrolled'
+  | 'mfa_disabled'
+  | 'mfa_failed'
+  | 'mfa_recovery_code_used'
+  | 'mfa_reset'
+  | 'passkey_registered'
+  | 'passkey_removed'
+  | 'session_ended'
+  | 'session_expired';
 
 /** One security event: who it concerns, from where, and its details (kept as given, JSON). */
 export interface SecurityEvent {

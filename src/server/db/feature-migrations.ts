@@ -147,4 +147,58 @@ export const FEATURE_MIGRATIONS: Migration[] = [
         );
       `),
   },
+  {
+    // Staff sign-in (src/server/auth/second-factor.ts, passkeys.ts, sessions.ts): a TOTP secret per
+    // user (pending until a first code confirms it, with the last time step used), hashed one-time
+    // recovery codes, passkeys (WebAuthn credentials) and their one-time challenges, and a row per
+    // signed-in session (its refresh family, browser, IP, start and last use) for the session list
+    // and the idle and absolute limits.
+    name: '0009-staff-sign-in',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE user_totp (
+          user_id integer PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+          secret text,
+          pending_secret text,
+          enabled_at timestamptz,
+          last_step bigint NOT NULL DEFAULT 0
+        );
+        CREATE TABLE user_recovery_codes (
+          id bigserial PRIMARY KEY,
+          user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          code_hash text NOT NULL,
+          used_at timestamptz
+        );
+        CREATE INDEX user_recovery_codes_user ON user_recovery_codes (user_id);
+        CREATE TABLE user_passkeys (
+          id bigserial PRIMARY KEY,
+          user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          credential_id text NOT NULL UNIQUE,
+          public_key bytea NOT NULL,
+          counter bigint NOT NULL DEFAULT 0,
+          transports text[] NOT NULL DEFAULT '{}',
+          name text NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          last_used_at timestamptz
+        );
+        CREATE INDEX user_passkeys_user ON user_passkeys (user_id);
+        CREATE TABLE webauthn_challenges (
+          challenge text PRIMARY KEY,
+          user_id integer REFERENCES users(id) ON DELETE CASCADE,
+          purpose text NOT NULL,
+          expires_at timestamptz NOT NULL
+        );
+        CREATE TABLE user_sessions (
+          id bigserial PRIMARY KEY,
+          family uuid NOT NULL UNIQUE,
+          booking_family uuid,
+          user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          user_agent text NOT NULL DEFAULT '',
+          ip text,
+          started_at timestamptz NOT NULL DEFAULT now(),
+          last_used_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX user_sessions_user ON user_sessions (user_id);
+      `),
+  },
 ];

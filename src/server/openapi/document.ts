@@ -20,6 +20,7 @@ export const API_VERSION = '0.1.0';
 const ROUTE_TAGS: Array<[string, string]> = [
   ['session', 'Sign-in, tokens and the own account (001 7.1)'],
   ['users', 'Users of a city and the own account (001 7.1, 7.2)'],
+  ['security', 'Staff sign-in: second factor (TOTP, recovery codes), passkeys, sessions (ours)'],
   ['cities', 'Cities (001 7.3)'],
   ['files', 'Uploads (000 5 Files)'],
   ['saved-views', 'Saved views of lists (ours)'],

@@ -13,6 +13,25 @@ const PASSWORD_INPUT_MAX = 1024;
 const TOKEN = { type: 'string', minLength: 1 };
 const TAGS = ['session'];
 
+/** The answer of a completed sign-in (001 7.1): POST /default/api/login, and the second steps of routes/mfa-routes.ts. */
+export const SIGNED_IN = {
+  type: 'object',
+  required: ['user', 'token', 'refresh_token'],
+  properties: { user: ref('Profile'), token: { type: 'string' }, refresh_token: { type: 'string' }, booking: { type: 'object', properties: { refresh: { type: 'string' } } } },
+};
+
+/** The answer of a right password when a second step is needed (docs/architecture.md 'Staff sign-in'). */
+export const MFA_STEP = {
+  type: 'object',
+  required: ['mfa_required', 'mfa_token'],
+  properties: {
+    mfa_required: { type: 'boolean', enum: [true] },
+    mfa_enrolment_required: { type: 'boolean' },
+    mfa_token: { type: 'string' },
+    methods: { type: 'array', items: { type: 'string', enum: ['totp', 'passkey'] }, description: 'The factors the user may use: totp (and its recovery codes), passkey' },
+  },
+};
+
 /** POST /default/api/login (public; 001 7.1). */
 export const LOGIN_SCHEMA: FastifySchema = {
   operationId: 'session_login',
@@ -29,11 +48,10 @@ export const LOGIN_SCHEMA: FastifySchema = {
     },
   },
   response: {
-    '200': answer('The user, an access token and a refresh token (and booking.refresh for advertisers); cookies set', {
-      type: 'object',
-      required: ['user', 'token', 'refresh_token'],
-      properties: { user: ref('Profile'), token: { type: 'string' }, refresh_token: { type: 'string' }, booking: { type: 'object', properties: { refresh: { type: 'string' } } } },
-    }),
+    '200': answer(
+      'The user, an access token and a refresh token (and booking.refresh for advertisers); cookies set. Staff with a second factor, or of a role REQUIRE_MFA_ROLES names, get the second step instead (no cookie yet): `mfa_required`, `mfa_token` (5 minutes, single use) for POST /default/api/login/mfa, /login/passkey, or the enrolment (`mfa_enrolment_required`)',
+      { anyOf: [SIGNED_IN, MFA_STEP] },
+    ),
     ...errorAnswers(400, 429),
   },
 };

@@ -29,6 +29,9 @@ import { effectiveRole, type Profile } from '../../shared/roles';
 import { verifyPassword } from '../auth/passwords';
 import { recordSecurityEvent } from '../auth/security-events';
 import { countFailure, forgetFailures, refuseWhileThrottled } from '../auth/sign-in-throttle';
+import { enrolled, factorsOf, isStaff, issueMfaToken, type MfaPurpose } from '../auth/second-factor';
+import { expireSession, recordSession, sessionPastLimit } from '../auth/sessions';
+import type { IssuedRefresh } from '../auth/tokens';
 import { requireProfile } from '../auth/authorize';
 import { HttpError } from '../http-error';
 import { accessTokenOf } from '../plugins/auth';
@@ -52,12 +55,45 @@ function setSessionCookies(request: FastifyRequest, reply: FastifyReply, access:
   reply.setCookie(COOKIE_REFRESH, refresh, cookieOptions(request, REFRESH_TOKEN_TTL_S));
 }
 
-/** Starts the booking session of a profile that gets one (000 4, 6): sets Redirect-Token; answers the booking refresh token, or null. */
-async function startBookingSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, profile: Profile): Promise<string | null> {
+/** Starts the booking session of a profile that gets one (000 4, 6): sets Redirect-Token; answers the booking refresh token and its family, or null. */
+async function startBookingSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, profile: Profile): Promise<IssuedRefresh | null> {
   if (!getsBookingToken(profile)) return null;
   const booking = await app.tokens.issueRefresh(profile.id);
   reply.setCookie(COOKIE_REDIRECT, booking.token, cookieOptions(request, REFRESH_TOKEN_TTL_S));
-  return booking.token;
+  return booking;
+}
+
+/**
+ * Starts the session of a signed-in profile (the password, then the second factor when there is one,
+ * or a passkey; 001 7.1): a new refresh family and access token as cookies, the booking session of
+ * those who get one, and the session's row (browser, IP) for the session list (auth/sessions.ts).
+ * Answers the login answer: `{user, token, refresh_token, booking?: {refresh}}`.
+ */
+export async function startSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, profile: Profile): Promise<Record<string, unknown>> {
+  const { db, tokens } = app;
+  const refresh = await tokens.issueRefresh(profile.id);
+  const token = await tokens.signAccess(profile.id, refresh.family);
+  setSessionCookies(request, reply, token, refresh.token);
+  const user: Profile = { ...profile, chat_admin_unread: await chatUnreadOf(db, profile.id) };
+  const answered: Record<string, unknown> = { user, token, refresh_token: refresh.token };
+  const booking = await startBookingSession(app, request, reply, profile);
+  if (booking) answered.booking = { refresh: booking.token };
+  const userAgent = request.headers['user-agent'] ?? '';
+  await recordSession(db, { family: refresh.family, bookingFamily: booking?.family ?? null, userId: profile.id, userAgent, ip: request.ip });
+  return answered;
+}
+
+/**
+ * What a profile whose password was right needs before its session (docs/architecture.md 'Staff
+ * sign-in'): 'verify' for staff with a second factor (with the factors it may use: 'totp', which
+ * takes recovery codes too, and 'passkey'), 'enrol' for staff of a REQUIRE_MFA_ROLES role without
+ * one, null for everyone else (Members and staff without a factor sign in as before).
+ */
+export async function secondStepOf(app: FastifyInstance, profile: Profile): Promise<{ purpose: MfaPurpose; methods: string[] } | null> {
+  if (!isStaff(profile)) return null;
+  const factors = await factorsOf(app.db, profile.id);
+  if (enrolled(factors)) return { purpose: 'verify', methods: [...(factors.totp ? ['totp'] : []), ...(factors.passkeys > 0 ? ['passkey'] : [])] };
+  return app.config.requireMfaRoles.includes(profile.permission) ? { purpose: 'enrol', methods: ['totp'] } : null;
 }
 
 function stringField(body: unknown, name: string): string | undefined {
@@ -91,15 +127,16 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     }
     const profile = await loadProfile(db, user.id);
     if (!profile) throw new HttpError('unknown_username');
+    // Staff with a second factor, or of a role that must have one, go on to the factor step
+    // (routes/mfa-routes.ts); the failures are forgotten only once the factor is right.
+    const step = await secondStepOf(app, profile);
+    if (step) {
+      const mfa_token = await issueMfaToken(db, user.id, step.purpose);
+      return { mfa_required: true, ...(step.purpose === 'enrol' ? { mfa_enrolment_required: true } : {}), mfa_token, methods: step.methods };
+    }
     await forgetFailures(db, username);
     await recordSecurityEvent(db, { ...event, action: 'sign_in' });
-    const refresh = await tokens.issueRefresh(user.id);
-    const token = await tokens.signAccess(user.id, refresh.family);
-    setSessionCookies(request, reply, token, refresh.token);
-    const answered: Record<string, unknown> = { user: await userInfo(profile), token, refresh_token: refresh.token };
-    const booking = await startBookingSession(app, request, reply, profile);
-    if (booking) answered.booking = { refresh: booking };
-    return answered;
+    return startSession(app, request, reply, profile);
   });
 
   // 000 4 Autologin: the refresh token must be live; the access token, when it is still valid, must be
@@ -117,7 +154,8 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     const profile = await loadProfile(db, live.userId, live.family);
     if (!profile) throw new HttpError('unauthorized');
     setSessionCookies(request, reply, claims ? access : await tokens.signAccess(live.userId, live.family), presented);
-    await startBookingSession(app, request, reply, profile);
+    const booking = await startBookingSession(app, request, reply, profile);
+    await recordSession(db, { family: live.family, bookingFamily: booking?.family ?? null, userId: profile.id, userAgent: request.headers['user-agent'] ?? '', ip: request.ip });
     return { user: await userInfo(profile) };
   });
 
@@ -135,6 +173,14 @@ export function registerSessionRoutes(app: FastifyInstance, options: { loginRate
     throwIfInvalid(request);
     const presented = stringField(request.body, 'refresh_token') || request.cookies[COOKIE_REFRESH];
     if (!presented) throw new HttpError('unauthorized');
+    // A staff session past its idle or absolute limit ends here (auth/sessions.ts; 001 8: 406).
+    const live = await tokens.liveRefresh(presented);
+    const limit = live && (await sessionPastLimit(db, live.family, { idleMinutes: app.config.sessionIdleMinutes, maxHours: app.config.sessionMaxHours }));
+    if (live && limit) {
+      await expireSession(db, tokens, live.family);
+      await recordSecurityEvent(db, { action: 'session_expired', userId: live.userId, ip: request.ip, detail: { limit } });
+      throw new HttpError('session_expired');
+    }
     const next = await tokens.rotateRefresh(presented);
     if (!next) throw new HttpError('unauthorized');
     const access = await tokens.signAccess(next.userId, next.family);

@@ -18,6 +18,7 @@ import locale_en_mail from '../../../locales/en/mail.json' with { type: 'json' }
 import locale_en_menu from '../../../locales/en/menu.json' with { type: 'json' };
 import locale_en_push from '../../../locales/en/push.json' with { type: 'json' };
 import locale_en_rules from '../../../locales/en/rules.json' with { type: 'json' };
+import locale_en_security from '../../../locales/en/security.json' with { type: 'json' };
 import locale_en_shell from '../../../locales/en/shell.json' with { type: 'json' };
 import locale_en_statisticLabels from '../../../locales/en/statistic-labels.json' with { type: 'json' };
 import locale_en_statistics from '../../../locales/en/statistics.json' with { type: 'json' };
@@ -41,6 +42,7 @@ import locale_es_mail from '../../../locales/es/mail.json' with { type: 'json' }
 import locale_es_menu from '../../../locales/es/menu.json' with { type: 'json' };
 import locale_es_push from '../../../locales/es/push.json' with { type: 'json' };
 import locale_es_rules from '../../../locales/es/rules.json' with { type: 'json' };
+import locale_es_security from '../../../locales/es/security.json' with { type: 'json' };
 import locale_es_shell from '../../../locales/es/shell.json' with { type: 'json' };
 import locale_es_statisticLabels from '../../../locales/es/statistic-labels.json' with { type: 'json' };
 import locale_es_statistics from '../../../locales/es/statistics.json' with { type: 'json' };
@@ -64,6 +66,7 @@ import locale_ja_mail from '../../../locales/ja/mail.json' with { type: 'json' }
 import locale_ja_menu from '../../../locales/ja/menu.json' with { type: 'json' };
 import locale_ja_push from '../../../locales/ja/push.json' with { type: 'json' };
 import locale_ja_rules from '../../../locales/ja/rules.json' with { type: 'json' };
+import locale_ja_security from '../../../locales/ja/security.json' with { type: 'json' };
 import locale_ja_shell from '../../../locales/ja/shell.json' with { type: 'json' };
 import locale_ja_statisticLabels from '../../../locales/ja/statistic-labels.json' with { type: 'json' };
 import locale_ja_statistics from '../../../locales/ja/statistics.json' with { type: 'json' };
@@ -87,14 +90,15 @@ import locale_zh_mail from '../../../locales/zh/mail.json' with { type: 'json' }
 import locale_zh_menu from '../../../locales/zh/menu.json' with { type: 'json' };
 import locale_zh_push from '../../../locales/zh/push.json' with { type: 'json' };
 import locale_zh_rules from '../../../locales/zh/rules.json' with { type: 'json' };
+import locale_zh_security from '../../../locales/zh/security.json' with { type: 'json' };
 import locale_zh_shell from '../../../locales/zh/shell.json' with { type: 'json' };
 import locale_zh_statisticLabels from '../../../locales/zh/statistic-labels.json' with { type: 'json' };
 import locale_zh_statistics from '../../../locales/zh/statistics.json' with { type: 'json' };
 import locale_zh_users from '../../../locales/zh/users.json' with { type: 'json' };
 
 export const locales: Record<string, Array<Record<string, unknown>>> = {
-  "en": [locale_en_access, locale_en_audit, locale_en_chat, locale_en_civic, locale_en_commerce, locale_en_common, locale_en_console, locale_en_content, locale_en_dashboard, locale_en_datacheck, locale_en_history, locale_en_imports, locale_en_listRows, locale_en_lists, locale_en_live, locale_en_mail, locale_en_menu, locale_en_push, locale_en_rules, locale_en_shell, locale_en_statisticLabels, locale_en_statistics, locale_en_users],
-  "es": [locale_es_access, locale_es_audit, locale_es_chat, locale_es_civic, locale_es_commerce, locale_es_common, locale_es_console, locale_es_content, locale_es_dashboard, locale_es_datacheck, locale_es_history, locale_es_imports, locale_es_listRows, locale_es_lists, locale_es_live, locale_es_mail, locale_es_menu, locale_es_push, locale_es_rules, locale_es_shell, locale_es_statisticLabels, locale_es_statistics, locale_es_users],
-  "ja": [locale_ja_access, locale_ja_audit, locale_ja_chat, locale_ja_civic, locale_ja_commerce, locale_ja_common, locale_ja_console, locale_ja_content, locale_ja_dashboard, locale_ja_datacheck, locale_ja_history, locale_ja_imports, locale_ja_listRows, locale_ja_lists, locale_ja_live, locale_ja_mail, locale_ja_menu, locale_ja_push, locale_ja_rules, locale_ja_shell, locale_ja_statisticLabels, locale_ja_statistics, locale_ja_users],
-  "zh": [locale_zh_access, locale_zh_audit, locale_zh_chat, locale_zh_civic, locale_zh_commerce, locale_zh_common, locale_zh_console, locale_zh_content, locale_zh_dashboard, locale_zh_datacheck, locale_zh_history, locale_zh_imports, locale_zh_listRows, locale_zh_lists, locale_zh_live, locale_zh_mail, locale_zh_menu, locale_zh_push, locale_zh_rules, locale_zh_shell, locale_zh_statisticLabels, locale_zh_statistics, locale_zh_users],
+  "en": [locale_en_access, locale_en_audit, locale_en_chat, locale_en_civic, locale_en_commerce, locale_en_common, locale_en_console, locale_en_content, locale_en_dashboard, locale_en_datacheck, locale_en_history, locale_en_imports, locale_en_listRows, locale_en_lists, locale_en_live, locale_en_mail, locale_en_menu, locale_en_push, locale_en_rules, locale_en_security, locale_en_shell, locale_en_statisticLabels, locale_en_statistics, locale_en_users],
+  "es": [locale_es_access, locale_es_audit, locale_es_chat, locale_es_civic, locale_es_commerce, locale_es_common, locale_es_console, locale_es_content, locale_es_dashboard, locale_es_datacheck, locale_es_history, locale_es_imports, locale_es_listRows, locale_es_lists, locale_es_live, locale_es_mail, locale_es_menu, locale_es_push, locale_es_rules, locale_es_security, locale_es_shell, locale_es_statisticLabels, locale_es_statistics, locale_es_users],
+  "ja": [locale_ja_access, locale_ja_audit, locale_ja_chat, locale_ja_civic, locale_ja_commerce, locale_ja_common, locale_ja_console, locale_ja_content, locale_ja_dashboard, locale_ja_datacheck, locale_ja_history, locale_ja_imports, locale_ja_listRows, locale_ja_lists, locale_ja_live, locale_ja_mail, locale_ja_menu, locale_ja_push, locale_ja_rules, locale_ja_security, locale_ja_shell, locale_ja_statisticLabels, locale_ja_statistics, locale_ja_users],
+  "zh": [locale_zh_access, locale_zh_audit, locale_zh_chat, locale_zh_civic, locale_zh_commerce, locale_zh_common, locale_zh_console, locale_zh_content, locale_zh_dashboard, locale_zh_datacheck, locale_zh_history, locale_zh_imports, locale_zh_listRows, locale_zh_lists, locale_zh_live, locale_zh_mail, locale_zh_menu, locale_zh_push, locale_zh_rules, locale_zh_security, locale_zh_shell, locale_zh_statisticLabels, locale_zh_statistics, locale_zh_users],
 };

@@ -67,7 +67,7 @@ describe('catalogue parts (scripts/lib/catalogue-parts.ts)', () => {
   it('puts each namespace file of each language in its part: boot, console or one page', () => {
     const parts = cataloguePartsOf(resolve(import.meta.dirname, '../../../locales'));
     const names = (key: string) => (parts[key] ?? []).map((f) => basename(f));
-    expect(names('ja:boot')).toEqual(['access.json', 'common.json', 'console.json', 'shell.json']);
+    expect(names('ja:boot')).toEqual(['access.json', 'common.json', 'console.json', 'security.json', 'shell.json']);
     expect(names('en:page:chat')).toEqual(['chat.json']);
     expect(names('zh:console')).toContain('lists.json');
     expect(names('zh:console')).not.toContain('common.json');

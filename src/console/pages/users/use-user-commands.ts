@@ -20,6 +20,8 @@ export interface UserCommands {
   save: (id: number | null, values: UserFormValues) => Promise<UserRow>;
   /** Deletes a user; resolves true when it is gone, false when kept (209) or refused. */
   remove: (user: UserRow) => Promise<boolean>;
+  /** An Administrator's sign-in actions (docs/architecture.md 'Staff sign-in'): DELETE /{city}/api/users/{id}/sessions/ or …/mfa/. */
+  security: (user: UserRow, what: 'sessions' | 'mfa') => Promise<void>;
 }
 
 export function useUserCommands(city: string): UserCommands {
@@ -58,6 +60,14 @@ export function useUserCommands(city: string): UserCommands {
         } catch (error) {
           report(error, false);
           return false;
+        }
+      },
+      async security(user, what) {
+        try {
+          const answer = await request<{ ended?: number; detail?: string }>(`${userPath(city, user.id)}${what}/`, { method: 'DELETE' });
+          message.success({ content: answer.detail ?? t('security.profile.ended', { count: answer.ended ?? 0 }), key: 'user-security' });
+        } catch (error) {
+          report(error, false);
         }
       },
     };

@@ -1,7 +1,7 @@
 /**
  * The columns of the users table (001 7.2 Profile): username, name, e-mail, permission (translated;
  * キャプテン for a captain), the user's cities, and edit and delete (with a confirmation) where the
- * ability allows.
+ * ability allows; for an Administrator, ending a user's sessions and resetting its second factor.
  */
 import type { TFunction } from 'i18next';
 import { Button, Popconfirm, Space, Tag } from 'antd';
@@ -15,9 +15,11 @@ export interface UserColumnOptions {
   canDelete: boolean;
   onEdit: (user: UserRow) => void;
   onDelete: (user: UserRow) => Promise<unknown>;
+  /** An Administrator's sign-in actions (docs/architecture.md 'Staff sign-in'): end every session, reset the second factor. */
+  security?: { onEndSessions: (user: UserRow) => Promise<unknown>; onResetMfa: (user: UserRow) => Promise<unknown> };
 }
 
-export function userColumns({ t, canUpdate, canDelete, onEdit, onDelete }: UserColumnOptions): ColumnsType<UserRow> {
+export function userColumns({ t, canUpdate, canDelete, onEdit, onDelete, security }: UserColumnOptions): ColumnsType<UserRow> {
   const columns: ColumnsType<UserRow> = [
     { key: 'id', dataIndex: 'id', title: t('fields.id'), width: 80 },
     { key: 'username', dataIndex: 'username', title: t('users.page.username') },
@@ -41,7 +43,7 @@ export function userColumns({ t, canUpdate, canDelete, onEdit, onDelete }: UserC
       render: (cities: UserRow['assign_city']) => (cities ?? []).map((c) => c.name_ja || c.name).join('、'),
     },
   ];
-  if (canUpdate || canDelete) {
+  if (canUpdate || canDelete || security) {
     columns.push({
       key: '__actions',
       title: t('actions.actions'),
@@ -61,6 +63,20 @@ export function userColumns({ t, canUpdate, canDelete, onEdit, onDelete }: UserC
             >
               <Button size="small" danger icon={<DeleteOutlined />} aria-label={`${t('actions.delete')} ${user.username}`}>
                 {t('actions.delete')}
+              </Button>
+            </Popconfirm>
+          )}
+          {security && (
+            <Popconfirm title={t('security.admin.endSessionsConfirm')} okText={t('actions.yes')} cancelText={t('actions.no')} onConfirm={() => security.onEndSessions(user)}>
+              <Button size="small" aria-label={`${t('security.admin.endSessions')} ${user.username}`}>
+                {t('security.admin.endSessions')}
+              </Button>
+            </Popconfirm>
+          )}
+          {security && (
+            <Popconfirm title={t('security.admin.resetMfaConfirm')} okText={t('actions.yes')} cancelText={t('actions.no')} onConfirm={() => security.onResetMfa(user)}>
+              <Button size="small" aria-label={`${t('security.admin.resetMfa')} ${user.username}`}>
+                {t('security.admin.resetMfa')}
               </Button>
             </Popconfirm>
           )}

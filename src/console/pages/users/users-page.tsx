@@ -46,8 +46,9 @@ export function UsersPage() {
             else await list.refetch();
           }
         },
+        security: profile?.permission === 'Administrator' ? { onEndSessions: (user) => commands.security(user, 'sessions'), onResetMfa: (user) => commands.security(user, 'mfa') } : undefined,
       }),
-    [t, ability, commands, list, page],
+    [t, ability, commands, list, page, profile?.permission],
   );
 
   return (
