@@ -29,6 +29,10 @@ describe('reading the settings from the code', () => {
   it('finds the names each way the code reads them, and not the names it only writes', () => {
     const source = [
       "const port = int(env, 'PORT', 8080, 0, 65535, problems);",
+      'const origin = (name: string, fallback: string) => {',
+      '  const raw = env[name]?.trim() || fallback;',
+      '  return raw;',
+      '};',
       "const publicUrl = origin('PUBLIC_URL', `http://${host}:${port}`);",
       'const dir = env.DATA_DIR?.trim(); const s = env?.DATABASE_SCHEMA; const t = env["TOKEN_SECRET"];',
       'const r = Number(process.env.BENCH_ROWS ?? 1); const u = import.meta.env.VITE_CONTACT_US_URL;',
