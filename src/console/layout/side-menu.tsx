@@ -24,6 +24,7 @@ import { badgeText, entryPath } from './menu-paths';
 import { MenuIconOf } from './menu-icons';
 import { useChatUnread } from './use-chat-unread';
 import { useUnsavedConfirm } from './use-unsaved-confirm';
+import { VisuallyHidden } from './visually-hidden';
 
 type Item = Required<MenuProps>['items'][number];
 
@@ -104,8 +105,10 @@ export const SideMenu = memo(function SideMenu({ city, entries, routes, collapse
       const title = t(e.title);
       const label =
         isChat(e) && chatBadge ? (
-          <Link to={path} aria-label={`${title} (${chatBadge})`}>
-            {title} <Badge count={chatBadge} size="small" style={{ marginInlineStart: 6 }} data-testid="chat-badge" />
+          // The name begins with what is shown, the title and the badge (WCAG 2.5.3), then the count in words.
+          <Link to={path}>
+            {title} <Badge count={chatBadge} size="small" style={{ marginInlineStart: 6 }} data-testid="chat-badge" />{' '}
+            <VisuallyHidden>{t('shell.chatUnread', { count: chatBadge })}</VisuallyHidden>
           </Link>
         ) : (
           <Link to={path} onClick={prefetcher(e.key)}>
