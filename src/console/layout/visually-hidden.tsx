@@ -21,3 +21,4 @@ const HIDDEN = {
 export function VisuallyHidden({ children }: { children: ReactNode }) {
   return <span style={HIDDEN}>{children}</span>;
 }
+
