@@ -25,11 +25,11 @@ test('the chat badge follows the unread count live: 5, then 99+, then none', asy
   await expect(page.getByTestId('chat-badge')).toHaveCount(0);
 
   await setCount(page, 5);
-  await expect(menu.getByRole('link', { name: 'チャット (5)' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'チャット 5 未読 5 件', exact: true })).toBeVisible();
   await expect(page.getByTestId('chat-badge')).toBeVisible();
 
   await setCount(page, 150);
-  await expect(menu.getByRole('link', { name: 'チャット (99+)' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'チャット 99+ 未読 150 件', exact: true })).toBeVisible();
   await expect(page.getByTestId('chat-badge')).toContainText('99+');
 
   await setCount(page, 0);
@@ -42,6 +42,6 @@ test('the chat badge shows the count of the user info after a reload', async ({ 
   await setCount(page, 3);
   await page.reload();
   const menu = page.getByRole('menu').first();
-  await expect(menu.getByRole('link', { name: 'チャット (3)' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'チャット 3 未読 3 件', exact: true })).toBeVisible();
   await setCount(page, 0);
 });

@@ -97,12 +97,13 @@ export async function spaGoto(page: Page, path: string): Promise<void> {
 
 /**
  * Runs axe with every rule it has on by default (WCAG 2.0, 2.1 and 2.2 A and AA, best practices; the
- * experimental ones off) on the whole page as it is, antd's column-measuring rows of tables and the
+ * experimental ones off) and `label-content-name-mismatch` (WCAG 2.5.3 Label in Name: the visible text
+ * begins the accessible name; experimental in axe, so off unless named) on the whole page as it is, antd's column-measuring rows of tables and the
  * open-page tab bar included, less the `exclude` selectors; a serious or critical violation fails the
  * test softly (the test goes on), named by `name`.
  */
 export async function expectNoSeriousViolation(page: Page, name: string, exclude: readonly string[] = []): Promise<void> {
-  let axe = new AxeBuilder({ page });
+  let axe = new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } });
   for (const selector of exclude) axe = axe.exclude(selector);
   const result = await axe.analyze();
   const bad = result.violations

@@ -11,6 +11,8 @@ import { App as AntdApp, Badge, Button, Dropdown, Space, type MenuProps } from '
 import { BellOutlined } from '@ant-design/icons';
 import type { ResourceRoute } from '../resources/resource-routes';
 import { useBellCounts, type BellKind, type LiveNotice } from './use-bell-counts';
+import { VisuallyHidden } from './visually-hidden';
+import { badgeText } from './menu-paths';
 
 const RESOURCE_OF: Record<BellKind, string> = { notice: 'notify_operator', dish: 'dish_report', review: 'dish_report', matching: 'matching_report' };
 
@@ -47,10 +49,15 @@ export function NotificationBell({ city, routes, onNotice }: { city: string; rou
 
   return (
     <Dropdown menu={{ items }} trigger={['hover', 'click']} placement="bottomRight">
-      <Link to={`${cityPath}/notification-admin`} aria-label={t('shell.bell.title', { count: total })} data-testid="notification-bell">
-        <Badge count={total} overflowCount={99} size="small" data-testid="bell-count">
-          <Button type="text" icon={<BellOutlined />} tabIndex={-1} aria-hidden />
-        </Badge>
+      {/* The name begins with what is shown, the badge's number (WCAG 2.5.3), then the bell in words; the
+          badge itself is hidden from the name (its digits would be read one by one). */}
+      <Link to={`${cityPath}/notification-admin`} data-testid="notification-bell">
+        <span aria-hidden>
+          <Badge count={total} overflowCount={99} size="small" data-testid="bell-count">
+            <Button type="text" icon={<BellOutlined />} tabIndex={-1} aria-hidden />
+          </Badge>
+        </span>
+        <VisuallyHidden>{`${badgeText(total) ?? ''} ${t('shell.bell.title', { count: total })}`}</VisuallyHidden>
       </Link>
     </Dropdown>
   );

@@ -24,6 +24,7 @@ import { badgeText, entryPath } from './menu-paths';
 import { MenuIconOf } from './menu-icons';
 import { useChatUnread } from './use-chat-unread';
 import { useUnsavedConfirm } from './use-unsaved-confirm';
+import { VisuallyHidden } from './visually-hidden';
 
 type Item = Required<MenuProps>['items'][number];
 
@@ -88,7 +89,8 @@ export const SideMenu = memo(function SideMenu({ city, entries, routes, collapse
   const profile = useSessionValue('profile');
   const cityName = useCityName(city);
   const severalCities = (profile?.assign_city.length ?? 0) > 1;
-  const chatBadge = badgeText(useChatUnread());
+  const chatUnread = useChatUnread();
+  const chatBadge = badgeText(chatUnread);
 
   const confirmLoss = useUnsavedConfirm();
   const navigate = useNavigate();
@@ -104,8 +106,14 @@ export const SideMenu = memo(function SideMenu({ city, entries, routes, collapse
       const title = t(e.title);
       const label =
         isChat(e) && chatBadge ? (
-          <Link to={path} aria-label={`${title} (${chatBadge})`}>
-            {title} <Badge count={chatBadge} size="small" style={{ marginInlineStart: 6 }} data-testid="chat-badge" />
+          // The name begins with what is shown, the title and the badge's number (WCAG 2.5.3), then the
+          // count in words; the badge itself is hidden from the name (its digits would be read one by one).
+          <Link to={path}>
+            {title}{' '}
+            <span aria-hidden>
+              <Badge count={chatBadge} size="small" style={{ marginInlineStart: 6 }} data-testid="chat-badge" />
+            </span>
+            <VisuallyHidden>{` ${chatBadge} ${t('shell.chatUnread', { count: Math.floor(chatUnread) })}`}</VisuallyHidden>
           </Link>
         ) : (
           <Link to={path} onClick={prefetcher(e.key)}>
@@ -137,7 +145,7 @@ export const SideMenu = memo(function SideMenu({ city, entries, routes, collapse
       style: twoLines ? { height: 'auto', lineHeight: 1.3, paddingBlock: 6 } : undefined,
     };
     return [cityItem, { type: 'divider' } as Item, ...entries.map(toItem)];
-  }, [city, entries, routes, queryClient, t, cityName, severalCities, chatBadge, confirmLoss, navigate]);
+  }, [city, entries, routes, queryClient, t, cityName, severalCities, chatBadge, chatUnread, confirmLoss, navigate]);
   const selected = useMemo(() => selectedEntry(city, entries, pathname), [city, entries, pathname]);
 
   return <Menu mode="inline" theme="dark" items={items} selectedKeys={selected ? [selected] : []} _internalDisableMenuItemTitleTooltip={!collapsed} data-testid="side-menu" />;

@@ -5,8 +5,9 @@
 import { pathParams } from '../openapi/call-schemas';
 import { answer, errorAnswers } from '../openapi/components';
 import { CHAT_PAGE_SIZE, CHAT_TEXT_MAX } from '../../shared/chat';
+import { int4Id, pageLimit, pageOffset, rowId } from '../openapi/integer-params';
 
-const id = { type: 'integer', minimum: 1, maximum: 9_007_199_254_740_991 } as const;
+const id = rowId();
 const nullableId = { type: ['integer', 'null'] } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 
@@ -68,10 +69,10 @@ export const CHAT_SCHEMAS = {
       additionalProperties: false,
       properties: {
         kind: { type: 'string', enum: ['shop', 'class'], description: 'shop (default for Operators, Administrators, Advertisers) or class (Teachers, Presidents)' },
-        limit: { type: 'integer', minimum: 1, maximum: 100, default: CHAT_PAGE_SIZE },
-        offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
-        class_id: { type: 'integer', minimum: 1, description: 'Only the class chat of this class (the history route)' },
-        teacher_id: { type: 'integer', minimum: 1, description: 'Only the class chat of this teacher (the history route)' },
+        limit: pageLimit(CHAT_PAGE_SIZE, 100),
+        offset: pageOffset(1_000_000),
+        class_id: rowId('Only the class chat of this class (the history route)'),
+        teacher_id: int4Id(1, 'Only the class chat of this teacher (the history route)'),
       },
     },
     response: {
@@ -94,7 +95,7 @@ export const CHAT_SCHEMAS = {
     querystring: {
       type: 'object',
       additionalProperties: false,
-      properties: { before: { type: 'integer', minimum: 1, description: 'A message id: the page ends below it (default: the newest)' } },
+      properties: { before: rowId('A message id: the page ends below it (default: the newest)') },
     },
     response: {
       '200': answer('The page', {
@@ -146,7 +147,7 @@ export const CHAT_SCHEMAS = {
     tags: ['live'],
     summary: 'Chat events of the city the caller sees, as server-sent events `message` and `deleted` (the message), each with its `id`; resumes after Last-Event-ID or `last_event_id`',
     params: cityParams,
-    querystring: { type: 'object', properties: { last_event_id: { type: 'integer', minimum: 0, description: 'Resume after this event id (as the Last-Event-ID header)' } } },
+    querystring: { type: 'object', properties: { last_event_id: { ...rowId('Resume after this event id (as the Last-Event-ID header)'), minimum: 0 } } },
     response: { '200': answer('Event stream', { type: 'string' }, 'text/event-stream'), ...errorAnswers(400, 401, 403, 404) },
   },
 } as const;

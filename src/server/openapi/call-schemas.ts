@@ -11,6 +11,7 @@ import type { ActionDef, ApiCall, ApiOperation, ResourceDef } from '../../shared
 import { placeholdersOf } from '../paths';
 import { answer, componentName, errorAnswers, payloadBody, ref } from './components';
 import { IDS_PARAM, isDateField, isRefField, MAX_IDS, RANGE_SUFFIX, REF_IN_SUFFIX } from '../../shared/list-query';
+import { pageLimit, pageOffset, rowId } from './integer-params';
 import { STATISTIC_CALL_ERRORS, STATISTIC_CALL_QUERY, statisticCallAnswer, statisticOfAction } from '../statistics/spec-calls';
 
 type Json = Record<string, unknown>;
@@ -22,14 +23,14 @@ function isIdName(name: string): boolean {
   return name !== 'city' && /(^id$|Id$|_id$|^id[A-Z])/.test(name);
 }
 
-/** The schema of a contract path's placeholders (all required; ids integers ≥ 1), or undefined without any. */
+/** The schema of a contract path's placeholders (all required; ids row ids, ./integer-params.ts), or undefined without any. */
 export function pathParams(path: string): Json | undefined {
   const names = placeholdersOf(path);
   if (names.length === 0) return undefined;
   const properties = Object.fromEntries(
     names.map((name) => [
       name,
-      name === 'city' ? { type: 'string', description: 'City name (000 3 City), e.g. kobe' } : isIdName(name) ? { type: 'integer', minimum: 1 } : { type: 'string' },
+      name === 'city' ? { type: 'string', description: 'City name (000 3 City), e.g. kobe' } : isIdName(name) ? rowId() : { type: 'string' },
     ]),
   );
   return { type: 'object', required: names, properties };
@@ -48,8 +49,8 @@ function strings(names: readonly string[] = []): Record<string, Json> {
 export function listQuery(def: ResourceDef, extra: readonly string[] = [], paging = true): Record<string, Json> {
   const out: Record<string, Json> = {};
   if (paging) {
-    out.limit = { type: 'integer', minimum: 1, maximum: 1000, default: def.list.pageSize, description: 'Page size (001 9 Paging)' };
-    out.offset = { type: 'integer', minimum: 0, default: 0 };
+    out.limit = pageLimit(def.list.pageSize);
+    out.offset = pageOffset();
   }
   if (def.list.search.length > 0) out.search = { type: 'string', maxLength: 200, description: `Substring of ${def.list.search.join(', ')}` };
   if (def.list.sort.length > 0) out.order_by = { type: 'string', enum: def.list.sort.flatMap((f) => [f, `-${f}`]), description: 'Sort field; a leading - sorts descending' };
@@ -167,7 +168,7 @@ export const EXPORT_QUERY: Record<string, Json> = {
 
 const IDS = {
   type: 'array',
-  items: { type: 'integer', minimum: 1 },
+  items: rowId(),
   minItems: 1,
   maxItems: 1000,
   description: 'The rows to change (of one city)',

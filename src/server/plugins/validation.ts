@@ -14,6 +14,12 @@
  *   answers without asking is a programming error: 500, logged.
  * - Bodies are checked as sent (no defaults filled in, nothing coerced); path and query strings are
  *   checked as read as numbers or booleans where the schema says so, and handed over unchanged.
+ * - An integer of a path or a query (its schema's type `integer`) is read from decimal digits only
+ *   ("1.5", "0x10", "1e20" are refused, not read as numbers) and must lie in the range its schema
+ *   declares; every such integer declares `minimum` and `maximum` (src/server/openapi/integer-params.ts),
+ *   a route without them is refused at start. Out of range is a 400 naming the field, also in a path
+ *   (a path with a number where a word is wanted, "abc", still names nothing: 404), and also in a
+ *   query its handler reads itself (`checkedByHandler`).
  * - Schemas are compiled at their first use, not at start.
  * - Answers go through fast-json-stringify with the response schema of their status; routes that
  *   answer stored records (whose fields the schemas may not all name) pass `serializeAsIs`.
@@ -39,6 +45,8 @@ interface State {
 
 const states = new WeakMap<FastifyInstance, State>();
 const asked = new WeakSet<FastifyRequest>();
+/** Validation errors of a path's integers out of range (400 naming the field; `throwIfPathOutOfRange`). */
+const pathRange = new WeakSet<Error>();
 
 /** A NUL character or a UTF-16 surrogate without its pair: text PostgreSQL refuses to store. */
 // eslint-disable-next-line no-control-regex -- the NUL character is what is looked for
@@ -62,6 +70,68 @@ function nonFiniteFields(data: unknown): string[] {
   if (typeof data !== 'object' || data === null) return [];
   const bad = (v: unknown): boolean => (typeof v === 'number' && !Number.isFinite(v)) || (Array.isArray(v) && v.some(bad));
   return Object.entries(data).filter(([, v]) => bad(v)).map(([k]) => k);
+}
+
+/** Whether a schema node is an integer (`type: 'integer'`, or a list of types naming it). */
+function isInteger(prop: Json): boolean {
+  return prop.type === 'integer' || (Array.isArray(prop.type) && prop.type.includes('integer'));
+}
+
+/** A decimal integer as an address carries it: an optional minus and digits, nothing else. */
+const DECIMAL = /^-?[0-9]+$/;
+
+/**
+ * The field errors of the integers of a path or a query as sent (strings, or lists of them for a
+ * repeated query parameter), against their schemas (`properties`): not decimal digits →
+ * `validation.generic.type`; below `minimum` or above `maximum` → `validation.generic.minimum` /
+ * `maximum` with `min`/`max`. Fields not sent, or sent as something else than text, are left to the schema.
+ */
+function integerFieldErrors(properties: Record<string, Json>, data: unknown): FieldErrors {
+  const out: FieldErrors = {};
+  if (typeof data !== 'object' || data === null) return out;
+  for (const [field, raw] of Object.entries(data as Json)) {
+    const prop = properties[field];
+    if (!prop || !isInteger(prop)) continue;
+    for (const value of Array.isArray(raw) ? raw : [raw]) {
+      if (typeof value !== 'string') continue;
+      const min = typeof prop.minimum === 'number' ? prop.minimum : undefined;
+      const max = typeof prop.maximum === 'number' ? prop.maximum : undefined;
+      const n = Number(value);
+      if (!DECIMAL.test(value)) out[field] = [{ key: 'validation.generic.type', params: { field, type: 'integer' } }];
+      else if (min !== undefined && n < min) out[field] = [{ key: 'validation.generic.minimum', params: { field, min, max } }];
+      else if (max !== undefined && n > max) out[field] = [{ key: 'validation.generic.maximum', params: { field, min, max } }];
+      if (out[field]) break;
+    }
+  }
+  return out;
+}
+
+/** Whether a path's text (as sent, before coercion) reads as a number at all ("1e20", "-1", "0x10" do; "abc" does not). */
+function looksNumeric(value: unknown): boolean {
+  return typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value));
+}
+
+/** The properties a path or query schema declares inline (its own and those of `allOf`; shared schemas are not read at start). */
+function inlineProperties(schema: unknown, depth = 0): Record<string, Json> {
+  if (typeof schema !== 'object' || schema === null || depth > 8) return {};
+  const s = schema as Json;
+  const out: Record<string, Json> = {};
+  for (const branch of (s.allOf as unknown[] | undefined) ?? []) Object.assign(out, inlineProperties(branch, depth + 1));
+  return Object.assign(out, (s.properties as Record<string, Json> | undefined) ?? {});
+}
+
+/**
+ * The path and query integers of a route's schema that lack `minimum` or `maximum`, as
+ * `part.field` (see the module comment: a route must declare both).
+ */
+function unboundedIntegers(schema: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const part of ['params', 'querystring'] as const) {
+    for (const [field, prop] of Object.entries(inlineProperties(schema[part]))) {
+      if (isInteger(prop) && (typeof prop.minimum !== 'number' || typeof prop.maximum !== 'number')) out.push(`${part}.${field}`);
+    }
+  }
+  return out;
 }
 
 function stateOf(app: FastifyInstance): State {
@@ -123,12 +193,16 @@ function compilerOf(state: State, checked: 'all' | 'unstorable-only', parts: rea
     const schemaOnly = checked === 'all' || !parts.includes(part);
     let validate: ValidateFunction | undefined;
     let messages: ResourceSchema | undefined;
+    let properties: Record<string, Json> | undefined;
     return (data: unknown) => {
       // Bytes (an upload) are the handler's; a missing body is read as an empty object (the JSON
       // parser reads an empty body as none).
       if (Buffer.isBuffer(data)) return true;
       const input = data === null || data === undefined ? {} : coerce ? structuredClone(data) : data;
       const unstorable = unstorableFields(input);
+      properties ??= propertiesOf(state, schema);
+      // Read before ajv coerces the text ("0x10" would pass as 16, "1e20" as a number).
+      const integers = coerce ? integerFieldErrors(properties, input) : {};
       let valid = true;
       if (schemaOnly) {
         validate ??= ajvOf(state, coerce).compile(schema as object);
@@ -136,13 +210,19 @@ function compilerOf(state: State, checked: 'all' | 'unstorable-only', parts: rea
       }
       // ajv coerces a query's "1e999" to Infinity and lets it pass `integer` and `maximum`: refused here.
       const unbounded = coerce ? nonFiniteFields(input) : [];
-      if (valid && unstorable.length === 0 && unbounded.length === 0) return true;
-      if (part === 'params') return { error: new HttpError('not_found') };
-      messages ??= { type: 'object', properties: propertiesOf(state, schema) } as unknown as ResourceSchema;
-      const fieldErrors = valid ? {} : once(toFieldErrors(messages, validate?.errors ?? []));
+      const badIntegers = Object.keys(integers);
+      if (valid && unstorable.length === 0 && unbounded.length === 0 && badIntegers.length === 0) return true;
+      // A path names nothing (404), unless a number in it is out of its range (400 naming the field).
+      const numeric = badIntegers.filter((f) => looksNumeric((data as Json)[f]));
+      if (part === 'params' && numeric.length === 0) return { error: new HttpError('not_found') };
+      messages ??= { type: 'object', properties } as unknown as ResourceSchema;
+      const fieldErrors = part === 'params' ? {} : valid ? {} : once(toFieldErrors(messages, validate?.errors ?? []));
+      for (const field of part === 'params' ? numeric : badIntegers) fieldErrors[field] = integers[field];
       for (const field of unstorable) (fieldErrors[field] ??= []).push({ key: 'validation.generic.pattern', params: { field } });
       for (const field of unbounded) (fieldErrors[field] ??= []).push({ key: 'validation.generic.type', params: { field } });
-      return { error: new HttpError('validation', { fieldErrors }) };
+      const error = new HttpError('validation', { fieldErrors });
+      if (part === 'params') pathRange.add(error);
+      return { error };
     };
   };
 }
@@ -176,6 +256,8 @@ export function registerValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema = route.schema;
     if (!schema || (schema.body === undefined && schema.querystring === undefined && schema.params === undefined)) return;
+    const unbounded = unboundedIntegers(schema as Record<string, unknown>);
+    if (unbounded.length > 0) throw new Error(`${String(route.method)} ${route.url}: integers without minimum and maximum: ${unbounded.join(', ')} (src/server/openapi/integer-params.ts)`);
     route.attachValidation = true;
     const handler = route.handler;
     const where = `${String(route.method)} ${route.url}`;
@@ -204,6 +286,20 @@ function outcome(request: FastifyRequest): Error | null {
 export function throwIfInvalid(request: FastifyRequest): void {
   const error = outcome(request);
   if (error) throw error instanceof HttpError ? error : new HttpError('validation');
+}
+
+/**
+ * Throws the request's validation failure when it is a path integer out of its range (400 naming the
+ * field, see the module comment), and nothing else: for a handler that looks up the path's row
+ * before it checks the rest of its input (a parent row, the target user), called after its
+ * permission checks, so that such a number is a 400 and not the lookup's 404.
+ */
+export function throwIfPathOutOfRange(request: FastifyRequest): void {
+  const error = request.validationError;
+  if (error && pathRange.has(error)) {
+    asked.add(request);
+    throw error;
+  }
 }
 
 /**

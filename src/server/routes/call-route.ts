@@ -23,7 +23,7 @@ import type { CallSchema } from '../openapi/call-schema';
 import { idParamOf, literalCityOf, routeKey, toRoutePath } from '../paths';
 import { findCity } from '../repositories/city-repository';
 import { HttpError } from '../http-error';
-import { checkedByHandler, serializeAsIs, throwIfInvalid } from '../plugins/validation';
+import { checkedByHandler, serializeAsIs, throwIfInvalid, throwIfPathOutOfRange } from '../plugins/validation';
 import { cityOfRows, idsOfCall } from './row-city';
 import type { Actor } from '../repositories/resource-repository';
 
@@ -132,6 +132,7 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
           if (named === null) {
             // No such row anywhere: who may not do this at all learns nothing (401, 403), others get 404.
             await authorize(request, route.permission, subject, { city: null });
+            throwIfPathOutOfRange(request);
             throw new HttpError('not_found');
           }
         } else named = literal !== null && (await isCity(app.db, literal)) ? literal : null;
@@ -140,6 +141,8 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
         const owned = ownedRowsFor(authorized, route.permission, route.def, subject);
         // The input after the permission checks: who may not make the call learns nothing of its rules.
         if (!route.checksInput) throwIfInvalid(request);
+        // A handler that checks its input itself may look the path's row up first: a path id out of range is answered here.
+        else throwIfPathOutOfRange(request);
         const ctx: CallContext = {
           request,
           reply,

@@ -8,6 +8,7 @@ import { MAX_LIMIT } from '../../shared/constants';
 import { clampPage, listAnswer } from '../../shared/list-query';
 import { requireProfile } from '../auth/authorize';
 import { answer, errorAnswers, ref } from '../openapi/components';
+import { pageLimit, pageOffset } from '../openapi/integer-params';
 import { checkedByHandler, throwIfInvalid } from '../plugins/validation';
 import { listCities } from '../repositories/city-repository';
 
@@ -22,7 +23,7 @@ export function registerCityRoutes(app: FastifyInstance): void {
         summary: 'Every city, paged (001 7.3)',
         querystring: {
           type: 'object',
-          properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: MAX_LIMIT }, offset: { type: 'integer', minimum: 0, default: 0 } },
+          properties: { limit: pageLimit(MAX_LIMIT), offset: pageOffset() },
         },
         response: { '200': answer('One page of cities', ref('CityList')), ...errorAnswers(401) },
       },

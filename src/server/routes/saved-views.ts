@@ -140,10 +140,10 @@ export function registerSavedViewRoutes(app: FastifyInstance): void {
       }),
     },
     async (request) => {
-      const id = parseId((request.params as { id: string }).id);
       const body = bodyOf(request);
       const { profile, city } = await authorize(request, 'read', [...app.resources.keys()]);
       throwIfInvalid(request);
+      const id = parseId((request.params as { id: string }).id);
       const current = await getView(app.db, profile.id, city.name, id);
       await authorize(request, 'read', current.resource);
       return updateView(app.db, profile.id, city.name, id, {
@@ -162,9 +162,9 @@ export function registerSavedViewRoutes(app: FastifyInstance): void {
       schema: schema('saved_views_delete', 'Delete a saved view', { params: VIEW_PARAMS, response: { '204': answer('Deleted'), ...errorAnswers(401, 403, 404) } }),
     },
     async (request, reply) => {
-      const id = parseId((request.params as { id: string }).id);
       const { profile, city } = await authorize(request, 'read', [...app.resources.keys()]);
       throwIfInvalid(request);
+      const id = parseId((request.params as { id: string }).id);
       const current = await getView(app.db, profile.id, city.name, id);
       await authorize(request, 'read', current.resource);
       await deleteView(app.db, profile.id, city.name, id);

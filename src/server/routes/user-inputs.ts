@@ -12,7 +12,7 @@ import { effectiveRole, type City, type Profile } from '../../shared/roles';
 import type { FieldErrors } from '../../shared/validation';
 import { authorize } from '../auth/authorize';
 import { HttpError } from '../http-error';
-import { throwIfInvalid } from '../plugins/validation';
+import { throwIfInvalid, throwIfPathOutOfRange } from '../plugins/validation';
 import { listCities } from '../repositories/city-repository';
 import * as users from '../repositories/user-repository';
 
@@ -135,8 +135,9 @@ export async function authorizeUserManager(request: FastifyRequest, action: 'rea
   return { caller: profile, city, managed: isAdmin(profile) ? null : profile.assign_city.map((c) => c.id) };
 }
 
-/** User `:id` of the path city that the caller may change. Errors: 404 not in the city; 403 an Administrator for a non-Administrator. */
+/** User `:id` of the path city that the caller may change. Errors: 400 an id out of range (plugins/validation.ts); 404 not in the city; 403 an Administrator for a non-Administrator. */
 export async function targetOf(request: FastifyRequest, caller: Profile, city: City): Promise<users.UserFacts> {
+  throwIfPathOutOfRange(request);
   const id = intOf((request.params as { id?: string }).id);
   const user = id === null ? null : await users.findUserInCity(request.server.db, id, city.id);
   if (!user) throw new HttpError('not_found');

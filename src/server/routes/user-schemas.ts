@@ -10,6 +10,7 @@ import { DESCRIPTION_MAX, PASSWORD_MIN } from '../../shared/constants';
 import { ACCEPTED_PERMISSIONS, USER_FILTERS } from '../../shared/roles';
 import { pathParams } from '../openapi/call-schemas';
 import { answer, errorAnswers, ref } from '../openapi/components';
+import { int4Id, pageLimit, pageOffset, rowId } from '../openapi/integer-params';
 
 type Json = Record<string, unknown>;
 
@@ -21,7 +22,8 @@ export const URL_MAX = 2000;
 
 const TAGS = ['users'];
 const CITY_PARAMS = pathParams('/{city}/');
-const USER_PARAMS = pathParams('/{city}/{id}/');
+/** A city and a user id (users.id is a PostgreSQL `integer`). */
+const USER_PARAMS = { type: 'object', required: ['city', 'id'], properties: { city: { type: 'string', description: 'City name (000 3 City), e.g. kobe' }, id: int4Id(1, 'A user id') } };
 
 const username = { type: 'string', maxLength: USERNAME_MAX, pattern: '^\\s*\\S*\\s*$', description: 'No space inside', 'x-messages': { required: 'login.usernameRequired' } };
 const email = {
@@ -85,8 +87,8 @@ const DETAIL = (description: string) => answer(description, ref('Detail'));
 const LIST_QUERY = {
   type: 'object',
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 20, description: 'Page size (001 9 Paging)' },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    limit: pageLimit(20),
+    offset: pageOffset(),
     search: { type: 'string', description: 'Substring of username, name or e-mail' },
   },
 };
@@ -127,13 +129,13 @@ export const USER_SCHEMAS = {
   }),
   removeTeacher: schema('users_remove_teacher', 'Take a Teacher off its school (001 7.2)', {
     params: USER_PARAMS,
-    querystring: { type: 'object', properties: { school: { type: 'integer', minimum: 0, description: 'Or in the body' } } },
+    querystring: { type: 'object', properties: { school: { ...rowId('Or in the body'), minimum: 0 } } },
     body: body({ school: { type: 'integer', minimum: 0 } }),
     response: { '200': PROFILE('The user'), ...errorAnswers(400, 401, 403, 404) },
   }),
   classes: schema('users_classes', 'Class ids of the caller, or of a user for a manager (001 7.13)', {
     params: CITY_PARAMS,
-    querystring: { type: 'object', properties: { user_id: { type: 'integer', minimum: 0 } } },
+    querystring: { type: 'object', properties: { user_id: int4Id(0) } },
     response: { '200': answer('Class ids', { type: 'object', required: ['content', 'total_length'], properties: { content: { type: 'array', items: { type: 'integer' } }, total_length: { type: 'integer' } } }), ...errorAnswers(400, 401, 403, 404) },
   }),
   account: schema('users_account_update', 'Change the own account (001 7.1); a new e-mail is unverified', {
@@ -204,7 +206,7 @@ const CITY = (description: string) => answer(description, ref('City'));
 export const USER_CITY_SCHEMAS = {
   specify: schema('cities_specify', 'A city by name or id (001 7.3)', {
     tags: ['cities'],
-    querystring: { type: 'object', properties: { name: { type: 'string' }, id: { type: 'integer' } } },
+    querystring: { type: 'object', properties: { name: { type: 'string' }, id: int4Id() } },
     response: { '200': CITY('The city'), ...errorAnswers(400, 401, 404) },
   }),
   byPath: schema('cities_show', 'A city by its path name (001 7.3)', { tags: ['cities'], params: CITY_PARAMS, response: { '200': CITY('The city'), ...errorAnswers(401, 404) } }),
@@ -216,7 +218,7 @@ export const USER_CITY_SCHEMAS = {
   }),
   operation: schema('cities_operation', 'Whether a user is assigned to a city and may operate it (001 7.3)', {
     tags: ['cities'],
-    querystring: { type: 'object', required: ['city_id', 'user_id'], properties: { city_id: { type: 'integer', minimum: 0 }, user_id: { type: 'integer', minimum: 0 } } },
+    querystring: { type: 'object', required: ['city_id', 'user_id'], properties: { city_id: int4Id(0), user_id: int4Id(0) } },
     response: {
       '200': answer('The answer', {
         type: 'object',

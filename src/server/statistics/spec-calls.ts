@@ -18,6 +18,7 @@ import { authorize, ownedRowsFor } from '../auth/authorize';
 import { storageCity } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { answer, errorAnswers } from '../openapi/components';
+import { pageLimit, pageOffset } from '../openapi/integer-params';
 import { throwIfInvalid } from '../plugins/validation';
 import type { Match } from '../repositories/record-query';
 import { getRecord, parseId } from '../repositories/resource-repository';
@@ -45,8 +46,8 @@ function groupOf(stat: StatisticDef, action: ActionDef): DimensionDef | null {
 export const STATISTIC_CALL_QUERY: Record<string, Json> = {
   start_date: DAY,
   end_date: DAY,
-  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Rows of content' },
-  offset: { type: 'integer', minimum: 0, default: 0 },
+  limit: pageLimit(100, undefined, 'Rows of content'),
+  offset: pageOffset(),
 };
 
 /** The answer schema of a statistic call: the measures as numbers, `content` rows of the group field and the measures. */

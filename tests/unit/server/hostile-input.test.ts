@@ -21,6 +21,14 @@ const HOSTILE_VALUES: unknown[] = [...HOSTILE_TEXT, -1, 1e308, true, null, [], {
 const HOSTILE_QUERY = ['%00', '%ED%A0%80', "'%20OR%201%3D1--", '1e999', '-1', 'a'.repeat(3000)];
 /** Path parameter values. */
 const HOSTILE_IDS = ['0', '99999999999999999999', 'abc', '%00', '%ED%A0%80', '1%20OR%201%3D1'];
+/**
+ * Numbers past every integer's range (src/server/openapi/integer-params.ts): past a `bigint`, past
+ * what a JavaScript number holds exactly, below any minimum, not an integer, not decimal. Each one in
+ * a path or query integer answers 400 naming that field.
+ */
+const OUT_OF_RANGE = ['1e20', '-1', '9223372036854775808', '9223372036854775807', '9007199254740992', '1.5', '0x10', '-9223372036854775809'];
+/** Numbers in range of a `bigint` id but past a PostgreSQL `integer` (users, cities): never a 5xx. */
+const PAST_INT4 = ['2147483648', '9007199254740991'];
 
 function nested(depth: number): unknown {
   let v: unknown = 'leaf';
@@ -84,6 +92,66 @@ afterAll(async () => {
 
 /** Calls the fuzz leaves out: those that hold a stream open, and sign-out (it would only end the session). */
 const SKIPPED = /\/stream$|logout/;
+
+/** The integer parameters (path and query) of every call of the document, but the city. */
+function integerParams(): Array<{ method: Method; path: string; param: Json }> {
+  const out: Array<{ method: Method; path: string; param: Json }> = [];
+  for (const [path, ops] of Object.entries(doc.paths as Json)) {
+    if (SKIPPED.test(path)) continue;
+    for (const [lower, op] of Object.entries(ops as Json)) {
+      for (const param of (op.parameters ?? []) as Json[]) {
+        const type = param.schema?.type;
+        if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) out.push({ method: lower.toUpperCase() as Method, path, param });
+      }
+    }
+  }
+  return out;
+}
+
+/** `path` with every placeholder filled (`1`, or `value` for `name`), and `name=value` in the query when it is a query parameter. */
+function urlWith(path: string, param: Json, value: string): string {
+  const filled = path.replace('{city}', 'kobe').replace(/\{([^}]+)\}/g, (_m, name: string) => (param.in === 'path' && name === param.name ? value : '1'));
+  return param.in === 'query' ? `${filled}?${param.name}=${value}` : filled;
+}
+
+describe('integers of paths and queries', () => {
+  it('each declares a range, and a number past it answers 400 naming the field, never 5xx', async () => {
+    const params = integerParams();
+    const unbounded = params.filter(({ param }) => typeof param.schema.minimum !== 'number' || typeof param.schema.maximum !== 'number');
+    expect(unbounded.map(({ method, path, param }) => `${method} ${path} ${param.name}`)).toEqual([]);
+    const wrong: string[] = [];
+    let requests = 0;
+    for (const { method, path, param } of params) {
+      // A write is sent an empty body: the range is checked before the body matters.
+      const body = method === 'GET' || method === 'DELETE' ? undefined : '{}';
+      for (const value of OUT_OF_RANGE) {
+        const r = await t.app.inject({ method, url: urlWith(path, param, value), headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { payload: body }) });
+        requests++;
+        if (r.statusCode === 401) headers = bearer(await login(t.app, 'administrator'));
+        // A caller the call refuses (403) learns nothing of the input; anyone else learns the field.
+        const fields = r.statusCode === 400 ? Object.keys(r.json().fields ?? {}) : [];
+        if (r.statusCode !== 403 && !(r.statusCode === 400 && fields.includes(param.name))) wrong.push(`${method} ${path} ${param.in} ${param.name}=${value}: ${r.statusCode} ${r.body.slice(0, 120)}`);
+      }
+      for (const value of PAST_INT4) {
+        const status = await send(method, urlWith(path, param, value), method === 'GET' || method === 'DELETE' ? undefined : '{}');
+        requests++;
+        if (status >= 500) wrong.push(`${method} ${path} ${param.in} ${param.name}=${value}: ${status}`);
+      }
+    }
+    console.log(`integers: ${params.length} parameters, ${requests} requests, ${wrong.length} wrong`);
+    expect(wrong).toEqual([]);
+    expect(params.length).toBeGreaterThan(500);
+  }, 900_000);
+
+  it('answers the chat page of a message id past a bigint with 400 naming `before`', async () => {
+    const r = await t.app.inject({ url: '/kobe/api/chat/conversations/1/messages/?before=1e20', headers });
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toMatchObject({ code: 'validation', fields: { before: [expect.any(String)] } });
+    expect((await t.app.inject({ url: '/kobe/api/chat/conversations/1/messages/?before=9007199254740991', headers })).statusCode).toBeLessThan(500);
+    // A path with a word where the id goes still names nothing.
+    expect((await t.app.inject({ url: '/kobe/api/chat/conversations/abc/messages/', headers })).statusCode).toBe(404);
+  });
+});
 
 describe('hostile input over every call of /openapi.json', () => {
   it('never answers 5xx, and a call that refused every hostile request wrote nothing', async () => {
