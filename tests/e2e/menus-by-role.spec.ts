@@ -58,7 +58,7 @@ for (const { username, role, city } of RUNS) {
       const title = (el: Element | null) => {
         if (!el) return '';
         const copy = el.cloneNode(true) as Element;
-        copy.querySelectorAll('.ant-badge').forEach((b) => b.remove());
+        copy.querySelectorAll('.ant-badge, [data-visually-hidden]').forEach((b) => b.remove());
         return (copy.textContent ?? '').trim();
       };
       return [...root.children]

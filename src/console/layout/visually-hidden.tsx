@@ -19,6 +19,10 @@ const HIDDEN = {
 
 /** A span that screen readers read and the screen does not show. */
 export function VisuallyHidden({ children }: { children: ReactNode }) {
-  return <span style={HIDDEN}>{children}</span>;
+  return (
+    <span style={HIDDEN} data-visually-hidden="">
+      {children}
+    </span>
+  );
 }
 
