@@ -23,6 +23,7 @@ import { pathParams } from '../openapi/call-schemas';
 import { answer, errorAnswers } from '../openapi/components';
 import { throwIfInvalid } from '../plugins/validation';
 import { REVISION_OPERATIONS } from './revision-writes';
+import { int4Id } from '../openapi/integer-params';
 import { listDeleted, listRevisions, pageOf, restoreRevision, undeleteRow } from './revision-repository';
 
 const AUTHOR = {
@@ -84,7 +85,7 @@ export function registerRevisionRoutes(app: FastifyInstance): void {
   const resourceParam = { type: 'string', enum: names, description: 'A resource of the registry (its name, e.g. news)' };
   const params = (path: string) => {
     const p = pathParams(path) as { properties: Record<string, unknown> };
-    const revision = path.includes('{revision}') ? { revision: { type: 'integer', minimum: 1, description: 'The revision number' } } : {};
+    const revision = path.includes('{revision}') ? { revision: int4Id(1, 'The revision number') } : {};
     return { ...p, properties: { ...p.properties, resource: resourceParam, ...revision } };
   };
 
