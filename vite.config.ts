@@ -9,7 +9,8 @@
  */
 import { build, type ConfigEnv, type Plugin, type ResolvedConfig, type UserConfig } from 'vite';
 import type { CodeSplittingGroup, OutputChunk, RolldownOutput } from 'rolldown';
-import react from '@vitejs/plugin-react';
+import babel from '@rolldown/plugin-babel';
+import react, { reactCompilerPreset } from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -96,7 +97,7 @@ export default async function config({ command }: ConfigEnv): Promise<UserConfig
   return {
     // Every text file of the build also as `.br` (brotli, quality 11) and `.gz` (gzip -9) beside it:
     // the server sends them as they are (src/server/plugins/console.ts), compressing nothing per request.
-    plugins: [schemasForTheConsole(), catalogueParts(import.meta.dirname), react(), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }), buildStamp()])],
+    plugins: [schemasForTheConsole(), catalogueParts(import.meta.dirname), react(), ...(process.env.REACT_COMPILER === '0' ? [] : [babel({ presets: [reactCompilerPreset()] })]), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }), buildStamp()])],
     resolve: {
       alias: [
         { find: '@', replacement: resolve(import.meta.dirname, 'src') },

@@ -58,7 +58,7 @@ export const PAGE_SCENARIOS: PageScenario[] = [
     signedIn: false,
     ready: { selector: 'input[autocomplete="current-password"]', count: 1 },
     jsBudgetBytes: 250 * KB,
-    lighthouse: { desktop: { minScore: 0.95, textCompression: true }, mobile: { minScore: 0.8 } },
+    lighthouse: { desktop: { minScore: 0.95, textCompression: true }, mobile: { minScore: 0.85 } },
   },
   {
     name: 'news list',
@@ -66,8 +66,8 @@ export const PAGE_SCENARIOS: PageScenario[] = [
     signedIn: true,
     ready: { selector: TABLE_ROWS, count: 20 },
     seed: { resource: 'news', rows: 30 },
-    jsBudgetBytes: 450 * KB,
-    lighthouse: { desktop: { minScore: 0.9, maxTbtMs: 200 }, mobile: { minScore: 0.6 } },
+    jsBudgetBytes: 400 * KB,
+    lighthouse: { desktop: { minScore: 0.9, maxTbtMs: 150 }, mobile: { minScore: 0.75 } },
   },
   {
     // The same list opened in a browser that has the session but no stored city (a bookmark on a
@@ -78,7 +78,7 @@ export const PAGE_SCENARIOS: PageScenario[] = [
     storedCity: false,
     ready: { selector: TABLE_ROWS, count: 20 },
     seed: { resource: 'news', rows: 30 },
-    jsBudgetBytes: 450 * KB,
+    jsBudgetBytes: 400 * KB,
     lighthouse: { desktop: { minScore: 0.9, maxTbtMs: 200 } },
   },
   {
@@ -131,6 +131,8 @@ export interface SidebarClickScenario {
   done: { selector: string; count: number };
   /** Budget of the median, ms. */
   budgetMs: number;
+  /** Budget of the session's Interaction to Next Paint (web-vitals `onINP`), ms: 200 is the "good" line. */
+  inpBudgetMs: number;
 }
 
 /** A list's sidebar link; `route` when the resource's first menu route is another entry's. */
@@ -147,6 +149,7 @@ export const SIDEBAR_CLICKS: SidebarClickScenario[] = [
     warmUp: list('トップ広告', 'top_advertisement', 'ads-pickup'),
     targets: [list('ニュース', 'news'), list('イベント', 'event'), list('店舗広告', 'advertisement'), list('おすすめ', 'top_advertisement'), list('シーン', 'scene'), list('チラシ', 'flyer', 'flyers')],
     done: { selector: TABLE_ROWS, count: 20 },
-    budgetMs: 150,
+    budgetMs: 200,
+    inpBudgetMs: 200,
   },
 ];

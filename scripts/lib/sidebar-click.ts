@@ -6,7 +6,12 @@
  * signed-in session, a first list opened to warm the generic page's code (not timed), then each
  * target list opened once from the start page (a list the session has not shown: its data is
  * fetched and its page rendered anew; a list shown before would come back from its kept tab).
+ * Beside it, the session's Interaction to Next Paint as the `web-vitals` library reports it
+ * (`onINP`, loaded into every page of the session): the worst of its clicks, from the click to the
+ * next frame painted, whether or not that frame shows the list yet.
  */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import type { SignIn } from './lighthouse-audit';
 import { newBenchContext, waitForCount } from './js-transfer';
@@ -15,8 +20,16 @@ import type { SidebarClickScenario, SidebarTarget } from './pages';
 declare global {
   interface Window {
     __benchClick?: Promise<number>;
+    /** The latest INP value `web-vitals` reported (ms), or undefined before the first. */
+    __benchInp?: number;
   }
 }
+
+/** web-vitals' script for a page (its IIFE build: a global `webVitals`). */
+const WEB_VITALS_SCRIPT = join(dirname(createRequire(import.meta.url).resolve('web-vitals')), 'web-vitals.iife.js');
+
+/** Reports every change of the page's INP into `window.__benchInp` (source text: see ARM_TIMER). */
+const WATCH_INP = `webVitals.onINP((metric) => { window.__benchInp = metric.value; }, { reportAllChanges: true });`;
 
 /** The median of a non-empty list (the mean of the middle two for an even count). */
 export function median(values: readonly number[]): number {
@@ -67,11 +80,14 @@ async function timedClick(page: Page, target: SidebarTarget, done: SidebarClickS
 /**
  * Loads `scenario.from` once in a signed-in context, clicks the warm-up link (timed but not counted),
  * then, for each target, goes back to the start page through its sidebar link and clicks the target.
- * Resolves to the warm-up's ms and each target's ms, in order. Rejects when a page or its content
- * does not show within 60 s.
+ * Resolves to the warm-up's ms, each target's ms, in order, and the session's INP (ms, every click
+ * of it, those back to the start page too; null when web-vitals reported none). Rejects when a page
+ * or its content does not show within 60 s.
  */
-export async function measureSidebarClicks(browser: Browser, origin: string, scenario: SidebarClickScenario, signIn: SignIn): Promise<{ warmUp: number; times: number[] }> {
+export async function measureSidebarClicks(browser: Browser, origin: string, scenario: SidebarClickScenario, signIn: SignIn): Promise<{ warmUp: number; times: number[]; inp: number | null }> {
   const context = await newBenchContext(browser, origin, signIn);
+  await context.addInitScript({ path: WEB_VITALS_SCRIPT });
+  await context.addInitScript(WATCH_INP);
   try {
     const page = await context.newPage();
     // Playwright's library waits forever by default: a link that never shows fails the scenario instead.
@@ -91,7 +107,10 @@ export async function measureSidebarClicks(browser: Browser, origin: string, sce
       await back();
       times.push(await timedClick(page, target, scenario.done));
     }
-    return { warmUp, times };
+    // web-vitals reports an interaction once its event timing entry is in (after the next paint).
+    await page.waitForTimeout(500);
+    const inp = await page.evaluate(() => window.__benchInp ?? null);
+    return { warmUp, times, inp };
   } finally {
     await context.close();
   }
