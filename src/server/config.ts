@@ -3,6 +3,7 @@
  * "env validated at start"). Nothing else in src/server reads `process.env`.
  */
 import { resolve } from 'node:path';
+import type { S3Settings } from './files/file-store';
 
 /** The checked settings. Paths are absolute; `dataDir` may also be `memory://` (tests). */
 export interface Config {
@@ -56,6 +57,13 @@ export interface Config {
   publicUrl: string;
   /** Origin of the residents' app that QR codes link to (APP_URL, default `https://app.example.jp`), without a trailing slash. */
   appUrl: string;
+  /**
+   * Uploads in an S3-compatible bucket (S3_BUCKET; S3_ENDPOINT, S3_REGION default `us-east-1`,
+   * S3_FORCE_PATH_STYLE=1, S3_PREFIX); null = the folder `<DATA_DIR>/files` (src/server/files/file-store.ts).
+   */
+  s3: S3Settings | null;
+  /** On SIGTERM, how long running requests may take before the process ends anyway, in ms (SHUTDOWN_GRACE_MS, default 10,000). */
+  shutdownGraceMs: number;
 }
 
 /** OpenStreetMap's standard tiles and their credit: the default tile layer of the maps. */
@@ -123,6 +131,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   };
   const publicUrl = origin('PUBLIC_URL', `http://${host}:${port}`);
   const appUrl = origin('APP_URL', 'https://app.example.jp');
+  const shutdownGraceMs = int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000, problems);
+  let s3: S3Settings | null = null;
+  const bucket = env.S3_BUCKET?.trim();
+  if (bucket) {
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push(`S3_BUCKET=${bucket}: expected a bucket name (3 to 63 lower-case letters, digits, dots, hyphens)`);
+    const endpoint = env.S3_ENDPOINT?.trim().replace(/\/+$/, '') || null;
+    if (endpoint && !/^https?:\/\/[^/\s]+$/.test(endpoint)) problems.push('S3_ENDPOINT: expected an http(s) origin such as https://s3.example.jp:9000');
+    let prefix = env.S3_PREFIX?.trim().replace(/^\/+/, '') ?? '';
+    if (prefix && !prefix.endsWith('/')) prefix += '/';
+    if (!/^[A-Za-z0-9!_.*'()/-]*$/.test(prefix)) problems.push('S3_PREFIX: expected letters, digits and / _ . - only');
+    const pathStyle = env.S3_FORCE_PATH_STYLE?.trim();
+    s3 = { bucket, endpoint, region: env.S3_REGION?.trim() || 'us-east-1', forcePathStyle: pathStyle === '1' || pathStyle === 'true', prefix };
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -148,5 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mailRetryMs,
     publicUrl,
     appUrl,
+    s3,
+    shutdownGraceMs,
   };
 }
