@@ -27,6 +27,7 @@ import { registerCityRoutes } from './routes/cities';
 import { registerConsoleManifestRoute } from './routes/console-manifests';
 import { registerMapSettingsRoute } from './routes/map-settings';
 import { registerFileRoutes } from './routes/files';
+import { registerHealthRoutes } from './routes/health';
 import { registerNoticeStream } from './routes/notice-stream';
 import { registerListExportRoute } from './routes/list-export';
 import { registerOpenApi } from './routes/openapi';
@@ -94,6 +95,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
 
   // Routes (the OpenAPI document collects every route registered after it).
   await registerOpenApi(app, resources);
+  registerHealthRoutes(app);
   registerSessionRoutes(app, { loginRateLimit: config.loginRateLimit });
   registerCityRoutes(app);
   registerConsoleManifestRoute(app, manifests);

@@ -1,7 +1,8 @@
 /**
  * Server entry: opens the database, prepares it (migrations, resource tables, seed), listens on
- * HOST:PORT, prints the URL and the demo accounts, and shuts down cleanly on SIGTERM/SIGINT (stop
- * accepting, finish requests, close the database and its lock). Run with `tsx src/server/main.ts`
+ * HOST:PORT, prints the URL and the demo accounts, and shuts down gracefully on SIGTERM/SIGINT
+ * (`Running.drain`: not ready, stop accepting, end event streams, give jobs back, finish requests
+ * within SHUTDOWN_GRACE_MS, close the database and its lock). Run with `tsx src/server/main.ts`
  * or through `npm start` (scripts/start.ts).
  */
 import { pathToFileURL } from 'node:url';
@@ -23,6 +24,14 @@ export interface Running {
   startMs: number;
   /** Closes the server, then the database. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully (what SIGTERM does; docs/deployment.md 'Rolling a new version'): /readyz answers
+   * 503 `draining` at once, new connections are refused, server-sent event streams are ended (the
+   * browsers reconnect to another process), running jobs are given back to the queue
+   * (jobs/job-runner.ts `stop`), requests under way finish; after `config.shutdownGraceMs` the
+   * connections still open are cut. Then the database is closed. Idempotent.
+   */
+  drain(): Promise<void>;
 }
 
 function banner(running: Running, seeded: boolean): string {
@@ -61,6 +70,15 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
     let closing: Promise<void> | null = null;
     const listening = app;
     const running: Running = {
+      drain() {
+        listening.draining = true;
+        const grace = setTimeout(() => {
+          listening.log.warn(`shutdown: requests still open after ${config.shutdownGraceMs} ms are cut`);
+          listening.server.closeAllConnections();
+        }, config.shutdownGraceMs);
+        grace.unref();
+        return running.close().finally(() => clearTimeout(grace));
+      },
       app: listening,
       db,
       config,
@@ -76,7 +94,7 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
     if (options.onSignals !== false) {
       const stop = (signal: NodeJS.Signals) => {
         console.log(`${signal}: shutting down`);
-        void running.close().finally(() => process.exit(0));
+        void running.drain().finally(() => process.exit(0));
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
