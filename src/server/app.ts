@@ -20,6 +20,7 @@ import { registerAuth } from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
+import { databaseRateLimitStore } from './plugins/rate-limit-store';
 import { registerValidation } from './plugins/validation';
 import { registerChatRoutes } from './chat/chat-routes';
 import { registerChatUnreadRoutes } from './routes/chat-unread';
@@ -79,8 +80,10 @@ export async function buildApp({ db, config, logger = false, resources = registr
   await app.register(compress, { threshold: 1024 });
   await registerSecurityHeaders(app, config.mapTileUrl);
   await app.register(cookie);
+  // Per-IP limits counted in PostgreSQL, once for all processes (plugins/rate-limit-store.ts).
   await app.register(rateLimit, {
     global: false,
+    ...(db.kind === 'postgres' ? { store: databaseRateLimitStore(db) } : {}),
     errorResponseBuilder: (_request, context) =>
       new HttpError('rate_limited', { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
   });
