@@ -8,11 +8,15 @@
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import { drainNoticed } from './routes/health';
 import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { prepareDatabase } from './db/prepare';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed';
 import { DEMO_STATISTICS_JOB } from './statistics/demo-data';
+
+/** How long a stopping process waits, at most, for its load balancer to see it is draining (ms). */
+export const DRAIN_NOTICE_MS = 2000;
 
 export interface Running {
   app: FastifyInstance;
@@ -26,7 +30,8 @@ export interface Running {
   close(): Promise<void>;
   /**
    * Stops gracefully (what SIGTERM does; docs/deployment.md 'Rolling a new version'): /readyz answers
-   * 503 `draining` at once, new connections are refused, server-sent event streams are ended (the
+   * 503 `draining` at once; once a health check has seen that (at most DRAIN_NOTICE_MS) new
+   * connections are refused, server-sent event streams are ended (the
    * browsers reconnect to another process), running jobs are given back to the queue
    * (jobs/job-runner.ts `stop`), requests under way finish; after `config.shutdownGraceMs` the
    * connections still open are cut. Then the database is closed. Idempotent.
@@ -70,8 +75,11 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
     let closing: Promise<void> | null = null;
     const listening = app;
     const running: Running = {
-      drain() {
+      async drain() {
+        if (closing) return closing;
         listening.draining = true;
+        // Keep accepting until the load balancer has seen /readyz answer 503 (at most 2 s).
+        await drainNoticed(listening, Math.min(DRAIN_NOTICE_MS, config.shutdownGraceMs));
         const grace = setTimeout(() => {
           listening.log.warn(`shutdown: requests still open after ${config.shutdownGraceMs} ms are cut`);
           listening.server.closeAllConnections();

@@ -18,6 +18,27 @@ declare module 'fastify' {
   }
 }
 
+const drainSeen = new WeakMap<FastifyInstance, Array<() => void>>();
+
+/**
+ * Resolves once a health check has been answered `draining` (the load balancer has seen that this
+ * process is leaving and sends its new requests elsewhere), or after `maxMs` when none came (no
+ * balancer polls this process). main.ts waits for it before it stops accepting connections, so no
+ * request the balancer still sends here is refused.
+ */
+export function drainNoticed(app: FastifyInstance, maxMs: number): Promise<void> {
+  return new Promise((done) => {
+    const timer = setTimeout(done, maxMs);
+    timer.unref();
+    const waiting = drainSeen.get(app) ?? [];
+    waiting.push(() => {
+      clearTimeout(timer);
+      done();
+    });
+    drainSeen.set(app, waiting);
+  });
+}
+
 const STATUS = {
   type: 'object',
   required: ['status'],
@@ -64,7 +85,12 @@ export function registerHealthRoutes(app: FastifyInstance): void {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (app.draining) return reply.code(503).send({ status: 'not_ready', reason: 'draining' });
+      if (app.draining) {
+        reply.raw.once('finish', () => {
+          for (const done of drainSeen.get(app)?.splice(0) ?? []) done();
+        });
+        return reply.code(503).send({ status: 'not_ready', reason: 'draining' });
+      }
       let pending: string[];
       try {
         pending = await pendingMigrations(app.db);
