@@ -14,7 +14,16 @@ const file = resolve(process.argv[2] ?? `backups/city-console-${stamp}.tar.gz`);
 try {
   await mkdir(dirname(file), { recursive: true });
   const manifest = await backup(loadConfig(process.env), file);
-  console.log(`backup: ${manifest.database} database and uploaded files written to ${file}`);
+  const config = loadConfig(process.env);
+  if (config.s3) {
+    // The uploads are in the bucket (docs/deployment.md 'Backups'): the archive holds the database only.
+    console.log(`backup: ${manifest.database} database written to ${file}`);
+    console.log(
+      `backup: the uploaded files stay in s3://${config.s3.bucket}/${config.s3.prefix} and are not in the archive: keep them with the bucket's own versioning (and a lifecycle rule for old versions) or its replication`,
+    );
+  } else {
+    console.log(`backup: ${manifest.database} database and uploaded files written to ${file}`);
+  }
 } catch (err) {
   console.error(`backup: ${(err as Error).message}`);
   process.exit(1);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: everything, on a real database and a real browser.
-#  1. installs Debian's chromium, fonts-noto-cjk and postgresql when missing (nothing else is downloaded);
+#  1. installs Debian's chromium, fonts-noto-cjk, postgresql and haproxy when missing (nothing else is downloaded);
 #  2. `npm run check` (generated types, schema and manifest validation, type-check, lint);
 #  3. unit tests on PGlite; 4. the server and contract tests again on a throwaway PostgreSQL (DATABASE_URL);
+#  4b. two server processes on that PostgreSQL and s3rver behind HAProxy (tests/unit/haproxy, under a minute);
 #  5. the console build and the Playwright end-to-end tests in Debian's Chromium.
 # Prints 'tests: N passed, N failed' at the end.
 set -euo pipefail
@@ -15,6 +16,7 @@ need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 { command -v fc-list >/dev/null && fc-list | grep -qi 'Noto Sans CJK'; } || need+=(fonts-noto-cjk)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 if [ ${#need[@]} -gt 0 ]; then
   echo "test: installing Debian packages: ${need[*]}"
   $SUDO apt-get update -qq
@@ -40,8 +42,12 @@ trap stop_pg EXIT
 DATABASE_URL="postgres://postgres@127.0.0.1:$pgport/postgres" \
   npx vitest run tests/unit/server tests/unit/contract --reporter=default --reporter=json --outputFile.json=test-results/unit-postgres.json
 
+echo "== two processes behind HAProxy (PostgreSQL, s3rver)"
+PATH="$PATH:/usr/sbin" HAPROXY_STAGE=1 DATABASE_URL="postgres://postgres@127.0.0.1:$pgport/postgres" \
+  npx vitest run tests/unit/haproxy --reporter=default --reporter=json --outputFile.json=test-results/haproxy.json
+
 echo "== end-to-end (Chromium)"
 npm run build
 PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/e2e.json npx playwright test --reporter=list,json
 
-node "$root/scripts/test-summary.mjs" test-results/unit-pglite.json test-results/unit-postgres.json test-results/e2e.json
+node "$root/scripts/test-summary.mjs" test-results/unit-pglite.json test-results/unit-postgres.json test-results/haproxy.json test-results/e2e.json

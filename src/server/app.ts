@@ -20,6 +20,7 @@ import { registerAuth } from './plugins/auth';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
+import { databaseRateLimitStore } from './plugins/rate-limit-store';
 import { registerValidation } from './plugins/validation';
 import { registerChatRoutes } from './chat/chat-routes';
 import { registerChatUnreadRoutes } from './chat/chat-unread';
@@ -27,6 +28,7 @@ import { registerCityRoutes } from './routes/cities';
 import { registerConsoleManifestRoute } from './routes/console-manifests';
 import { registerMapSettingsRoute } from './routes/map-settings';
 import { registerFileRoutes } from './files/file-routes';
+import { registerHealthRoutes } from './routes/health';
 import { registerNoticeStream } from './routes/notice-stream';
 import { registerListExportRoute } from './routes/list-export';
 import { registerOpenApi } from './routes/openapi';
@@ -81,8 +83,10 @@ export async function buildApp({ db, config, logger = false, resources = registr
   await app.register(compress, { threshold: 1024 });
   await registerSecurityHeaders(app, config.mapTileUrl);
   await app.register(cookie);
+  // Per-IP limits counted in PostgreSQL, once for all processes (plugins/rate-limit-store.ts).
   await app.register(rateLimit, {
     global: false,
+    ...(db.kind === 'postgres' ? { store: databaseRateLimitStore(db) } : {}),
     errorResponseBuilder: (_request, context) =>
       new HttpError('rate_limited', { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
   });
@@ -97,6 +101,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
 
   // Routes (the OpenAPI document collects every route registered after it).
   await registerOpenApi(app, resources);
+  registerHealthRoutes(app);
   registerSessionRoutes(app, { loginRateLimit: config.loginRateLimit });
   registerCityRoutes(app);
   registerConsoleManifestRoute(app, manifests);

@@ -89,7 +89,8 @@ export async function backup(config: Config, file: string): Promise<BackupManife
       }
     }
     const files = join(config.dataDir, 'files');
-    if (config.dataDir !== 'memory://' && existsSync(files)) await cp(files, join(work, 'files'), { recursive: true });
+    // With S3_BUCKET the uploads are in the bucket, kept by its own versioning (docs/deployment.md 'Backups').
+    if (!config.s3 && config.dataDir !== 'memory://' && existsSync(files)) await cp(files, join(work, 'files'), { recursive: true });
     else await mkdir(join(work, 'files'));
     await writeFile(join(work, 'backup.json'), JSON.stringify(manifest, null, 2));
     await tar.create({ gzip: true, file, cwd: work, portable: true }, ['backup.json', 'database', 'files']);

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { ROLES } from '../shared/roles';
+import type { S3Settings } from './files/file-store';
 
 /** The checked settings. Paths are absolute; `dataDir` may also be `memory://` (tests). */
 export interface Config {
@@ -73,6 +74,13 @@ export interface Config {
   sessionIdleMinutes: number;
   /** Any staff session ends this long after its sign-in, hours (SESSION_MAX_HOURS, default 336 = 14 days). */
   sessionMaxHours: number;
+  /**
+   * Uploads in an S3-compatible bucket (S3_BUCKET; S3_ENDPOINT, S3_REGION default `us-east-1`,
+   * S3_FORCE_PATH_STYLE=1, S3_PREFIX); null = the folder `<DATA_DIR>/files` (src/server/files/file-store.ts).
+   */
+  s3: S3Settings | null;
+  /** On SIGTERM, how long running requests may take before the process ends anyway, in ms (SHUTDOWN_GRACE_MS, default 10,000). */
+  shutdownGraceMs: number;
 }
 
 /** OpenStreetMap's standard tiles and their credit: the default tile layer of the maps. */
@@ -149,6 +157,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const webauthnOrigin = env.WEBAUTHN_ORIGIN?.trim() ? origin('WEBAUTHN_ORIGIN', '') : null;
   const sessionIdleMinutes = int(env, 'SESSION_IDLE_MINUTES', 120, 0, 525_600, problems);
   const sessionMaxHours = int(env, 'SESSION_MAX_HOURS', 24 * 14, 1, 24 * 366, problems);
+  const shutdownGraceMs = int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000, problems);
+  let s3: S3Settings | null = null;
+  const bucket = env.S3_BUCKET?.trim();
+  if (bucket) {
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push(`S3_BUCKET=${bucket}: expected a bucket name (3 to 63 lower-case letters, digits, dots, hyphens)`);
+    const endpoint = env.S3_ENDPOINT?.trim().replace(/\/+$/, '') || null;
+    if (endpoint && !/^https?:\/\/[^/\s]+$/.test(endpoint)) problems.push('S3_ENDPOINT: expected an http(s) origin such as https://s3.example.jp:9000');
+    let prefix = env.S3_PREFIX?.trim().replace(/^\/+/, '') ?? '';
+    if (prefix && !prefix.endsWith('/')) prefix += '/';
+    if (!/^[A-Za-z0-9!_.*'()/-]*$/.test(prefix)) problems.push('S3_PREFIX: expected letters, digits and / _ . - only');
+    const pathStyle = env.S3_FORCE_PATH_STYLE?.trim();
+    s3 = { bucket, endpoint, region: env.S3_REGION?.trim() || 'us-east-1', forcePathStyle: pathStyle === '1' || pathStyle === 'true', prefix };
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -180,5 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     webauthnOrigin,
     sessionIdleMinutes,
     sessionMaxHours,
+    s3,
+    shutdownGraceMs,
   };
 }

@@ -1,12 +1,14 @@
 /**
  * Server entry: opens the database, prepares it (migrations, resource tables, seed), listens on
- * HOST:PORT, prints the URL and the demo accounts, and shuts down cleanly on SIGTERM/SIGINT (stop
- * accepting, finish requests, close the database and its lock). Run with `tsx src/server/main.ts`
+ * HOST:PORT, prints the URL and the demo accounts, and shuts down gracefully on SIGTERM/SIGINT
+ * (`Running.drain`: not ready, stop accepting, end event streams, give jobs back, finish requests
+ * within SHUTDOWN_GRACE_MS, close the database and its lock). Run with `tsx src/server/main.ts`
  * or through `npm start` (scripts/start.ts).
  */
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import { drainNoticed } from './routes/health';
 import { loadConfig, type Config } from './config';
 import type { Database } from './db/database';
 import { openDatabase } from './db/open-database';
@@ -18,6 +20,9 @@ import type { DataMigrationReport } from './data-check/migration-runner';
 
 /** Rows read per table by the start's count of rows failing their schema (a sample of a larger table). */
 export const START_CHECK_SAMPLE = 2000;
+
+/** How long a stopping process waits, at most, for its load balancer to see it is draining (ms). */
+export const DRAIN_NOTICE_MS = 2000;
 
 export interface Running {
   app: FastifyInstance;
@@ -34,6 +39,15 @@ export interface Running {
   dataCheck: Promise<ResourceCheck[]>;
   /** Closes the server, then the database. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully (what SIGTERM does; docs/deployment.md 'Rolling a new version'): /readyz answers
+   * 503 `draining` at once; once a health check has seen that (at most DRAIN_NOTICE_MS) new
+   * connections are refused, server-sent event streams are ended (the
+   * browsers reconnect to another process), running jobs are given back to the queue
+   * (jobs/job-runner.ts `stop`), requests under way finish; after `config.shutdownGraceMs` the
+   * connections still open are cut. Then the database is closed. Idempotent.
+   */
+  drain(): Promise<void>;
 }
 
 function banner(running: Running, seeded: boolean, migrated: readonly DataMigrationReport[]): string {
@@ -86,6 +100,18 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
       },
     );
     const running: Running = {
+      async drain() {
+        if (closing) return closing;
+        listening.draining = true;
+        // Keep accepting until the load balancer has seen /readyz answer 503 (at most 2 s).
+        await drainNoticed(listening, Math.min(DRAIN_NOTICE_MS, config.shutdownGraceMs));
+        const grace = setTimeout(() => {
+          listening.log.warn(`shutdown: requests still open after ${config.shutdownGraceMs} ms are cut`);
+          listening.server.closeAllConnections();
+        }, config.shutdownGraceMs);
+        grace.unref();
+        return running.close().finally(() => clearTimeout(grace));
+      },
       app: listening,
       db,
       config,
@@ -102,7 +128,7 @@ export async function main(options: { env?: NodeJS.ProcessEnv; onSignals?: boole
     if (options.onSignals !== false) {
       const stop = (signal: NodeJS.Signals) => {
         console.log(`${signal}: shutting down`);
-        void running.close().finally(() => process.exit(0));
+        void running.drain().finally(() => process.exit(0));
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);

@@ -201,4 +201,18 @@ export const FEATURE_MIGRATIONS: Migration[] = [
         CREATE INDEX user_sessions_user ON user_sessions (user_id);
       `),
   },
+  {
+    // The per-IP limits of the open calls and sign-ins, counted once for every process on one
+    // PostgreSQL (src/server/plugins/rate-limit-store.ts): one row per key and window.
+    name: '0010-rate-limits',
+    up: (tx) =>
+      tx.exec(`
+        CREATE TABLE rate_limits (
+          key text PRIMARY KEY,
+          hits integer NOT NULL,
+          expires_at timestamptz NOT NULL
+        );
+        CREATE INDEX rate_limits_expires ON rate_limits (expires_at);
+      `),
+  },
 ];

@@ -219,6 +219,17 @@ function tableStorage(tx: Queryable): UmzugStorage<Queryable> {
 }
 
 /**
+ * The migrations this code knows that the database has not applied (empty when up to date; all of
+ * them before the first `migrate`). A process is ready only when it is empty (routes/health.ts).
+ * Errors: database errors.
+ */
+export async function pendingMigrations(db: Queryable): Promise<string[]> {
+  const [{ present }] = await db.query<{ present: boolean }>(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
+  const applied = present ? new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name)) : new Set<string>();
+  return MIGRATIONS.map((m) => m.name).filter((name) => !applied.has(name));
+}
+
+/**
  * Applies the pending migrations. Resolves to the names applied now (empty when up to date).
  * Errors: SQL errors (nothing is applied then: one transaction).
  */

@@ -5,7 +5,7 @@
  * server (the CSP allows no foreign image) and passes the `x-upload` check of a write like any upload:
  * an operator can edit and save a demo row without choosing its image again.
  */
-import { copyFile, readFile, readdir, rename, stat } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Database } from '../db/database';
 import { CONTENT_TYPES, FILE_NAME } from './file-names';
@@ -40,21 +40,14 @@ export async function recordDemoFiles(db: Pick<Database, 'query'>, city: string,
 }
 
 /**
- * Copies into `store` each bundled demo file it does not hold yet (a new data directory, or an
+ * Copies into `store` each bundled demo file it does not hold yet (a new data directory or bucket, an
  * in-memory database's temporary folder). Run at every start of a server that seeds demo data;
- * costs a `stat` per file when they are there.
+ * costs a `stat` (a HEAD request for a bucket) per file when they are there. Each file appears
+ * whole or not at all (FileStore.put): another server process may be serving the store already.
  */
 export async function installDemoFiles(store: FileStore, dir = DEMO_FILES_DIR): Promise<void> {
   for (const name of await demoFileNames(dir)) {
-    const target = store.path(name);
-    const there = await stat(target).then(
-      () => true,
-      () => false,
-    );
-    if (there) continue;
-    // Whole or not at all: another server process may be serving the folder already.
-    const partial = join(store.dir, `.${name}.${process.pid}.part`);
-    await copyFile(join(dir, name), partial);
-    await rename(partial, target);
+    if (await store.info(name)) continue;
+    await store.put(name, await readFile(join(dir, name)));
   }
 }

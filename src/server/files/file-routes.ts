@@ -9,12 +9,13 @@
  *   over 15,728,640 bytes or over 178,956,970 pixels (width × height) or whose size cannot be read, a
  *   PDF over 40,000,000 bytes (also the body limit of this route), an empty body.
  *   Allowed to whoever may create or update a resource with an `x-upload` field in the city.
- * - GET /files/<name> → the file, with its content type and `X-Content-Type-Options: nosniff`
- *   (public: names are random; immutable).
+ * - GET /files/<name> → the file streamed from the file store (the folder or the bucket:
+ *   files/file-store.ts), with its content type, `X-Content-Type-Options: nosniff`, its `ETag`
+ *   (`If-None-Match` → 304) and one byte range when asked (`Range: bytes=a-b`, `a-`, `-n` → 206 with
+ *   `Content-Range`, 416 when outside the file; PDF viewers read pages this way); 404 when the store
+ *   has no such file (public: names are random; immutable).
  * Each stored file has a `files` row; fields with `x-upload` accept only such URLs (write-checks.ts).
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResourceDef } from '../../shared/registry';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, PDF_MAX_BYTES } from '../../shared/uploads';
@@ -22,7 +23,7 @@ import { authorize } from '../auth/authorize';
 import type { Config } from '../config';
 import { CONTENT_TYPES, EXTENSIONS, FILE_NAME, fileUrl } from './file-names';
 import { installDemoFiles } from './demo-files';
-import { openFileStore, type FileStore } from './file-store';
+import { openFileStore, type ByteRange, type FileStore } from './file-store';
 import { sniff } from './sniff';
 import { HttpError } from '../http-error';
 import { pathParams } from '../openapi/call-schemas';
@@ -65,9 +66,28 @@ declare module 'fastify' {
   }
 }
 
-/** Registers the upload and file routes; opens the file folder of `config.dataDir` (closed with the app). */
+/**
+ * The one byte range a `Range` header asks of a file of `size` bytes: null when there is no usable
+ * header (several ranges or another unit: the whole file is sent, as RFC 9110 14.2 allows),
+ * 'unsatisfiable' when the range lies outside the file (416).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** Registers the upload and file routes; opens the file store of `config` (closed with the app). */
 export async function registerFileRoutes(app: FastifyInstance, deps: { config: Config; resources: ReadonlyMap<string, ResourceDef> }): Promise<void> {
-  const store = await openFileStore(deps.config.dataDir);
+  const store = await openFileStore(deps.config);
   app.decorate('files', store);
   app.addHook('onClose', () => store.close());
   // The demo rows' pictures (files/demo-files.ts): their `files` rows come with the demo seed.
@@ -159,6 +179,9 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { config: C
         params: { type: 'object', required: ['name'], properties: { name: { type: 'string', pattern: FILE_NAME.source } } },
         response: {
           '200': { description: 'The file', content: Object.fromEntries([...new Set(Object.values(CONTENT_TYPES))].map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
+          '206': { description: 'The asked byte range of the file (Range)', content: Object.fromEntries([...new Set(Object.values(CONTENT_TYPES))].map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) },
+          '304': { description: 'Not modified (If-None-Match matches the ETag)' },
+          '416': { description: 'The asked range lies outside the file (no body; `Content-Range: bytes */<size>`)' },
           ...errorAnswers(404),
         },
       },
@@ -167,16 +190,31 @@ export async function registerFileRoutes(app: FastifyInstance, deps: { config: C
       throwIfInvalid(request);
       const { name } = request.params as { name: string };
       if (!FILE_NAME.test(name)) return sendNotFound(request, reply);
-      const path = store.path(name);
-      const info = await stat(path).catch(() => null);
-      if (!info?.isFile()) return sendNotFound(request, reply);
-      return reply
+      const info = await store.info(name);
+      if (!info) return sendNotFound(request, reply);
+      reply
         .header('content-type', CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)])
-        .header('content-length', String(info.size))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('content-disposition', 'inline')
-        .send(createReadStream(path));
+        .header('etag', info.etag)
+        .header('last-modified', info.lastModified.toUTCString())
+        .header('accept-ranges', 'bytes');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === info.etag || tag.trim() === '*')) {
+        return reply.code(304).send();
+      }
+      const ifRange = request.headers['if-range'];
+      const range = ifRange && ifRange !== info.etag ? null : parseRange(request.headers.range, info.bytes);
+      if (range === 'unsatisfiable') {
+        return reply.code(416).header('content-range', `bytes */${info.bytes}`).send();
+      }
+      const body = await store.read(name, range ?? undefined);
+      if (!body) return sendNotFound(request, reply);
+      if (range) {
+        reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${info.bytes}`);
+      }
+      return reply.header('content-length', String(range ? range.end - range.start + 1 : info.bytes)).send(body);
     },
   );
 }

@@ -1,48 +1,127 @@
 /**
- * Where uploaded files live: `<DATA_DIR>/files/` (a temporary folder, removed on close, when the
- * database is in memory). Names are random (128 bits), so a URL cannot be guessed. Several servers
- * on one PostgreSQL need DATA_DIR on a shared volume to serve each other's uploads.
+ * Where uploaded files live (000 5 Files; docs/deployment.md 'The object store'). One interface,
+ * two stores:
+ * - the local folder `<DATA_DIR>/files/` (a temporary folder, removed on close, when the database is
+ *   in memory): the embedded default, for one process;
+ * - an S3-compatible bucket (S3_BUCKET, with S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE, S3_PREFIX;
+ *   credentials from the AWS SDK's default chain), so several processes serve each other's uploads.
+ *   `@aws-sdk/client-s3` and `@aws-sdk/lib-storage` are loaded only then (./s3-file-store.ts).
+ * Names are random (128 bits, FILE_NAME), so a URL cannot be guessed; a stored file never changes.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Config } from '../config';
 import { FILE_NAME } from './file-names';
 
+/** What a store knows of a stored file without reading it. */
+export interface FileInfo {
+  /** Size in bytes. */
+  bytes: number;
+  /** A strong entity tag, quoted (`"…"`), as sent in `ETag`. */
+  etag: string;
+  lastModified: Date;
+}
+
+/** An inclusive byte range of a file, as `Range: bytes=start-end` names it. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface FileStore {
-  /** The folder. */
-  readonly dir: string;
-  /** The path of a stored file name (checked against FILE_NAME; throws otherwise). */
-  path(name: string): string;
+  /** `local` or `s3`. */
+  readonly kind: 'local' | 's3';
+  /** Where the files are, for messages: a folder, or `s3://bucket/prefix`. */
+  readonly location: string;
   /** Stores bytes under a new random name with extension `ext`; resolves to the name. */
   save(bytes: Uint8Array, ext: string): Promise<string>;
+  /** Stores bytes under `name` (a FILE_NAME): whole or not at all; the demo files and `files:copy`. */
+  put(name: string, bytes: Uint8Array): Promise<void>;
+  /** The size and entity tag of a stored file; null when there is none. */
+  info(name: string): Promise<FileInfo | null>;
+  /** A stream of a stored file's bytes (of `range` only, when given); null when there is none. */
+  read(name: string, range?: ByteRange): Promise<Readable | null>;
   /** Removes a stored file (no error when it is gone). */
   remove(name: string): Promise<void>;
-  /** Removes the folder when it is a temporary one. */
+  /** The names of the stored files (FILE_NAME only), in no set order. */
+  list(): AsyncIterable<string>;
+  /** Releases the store (removes the folder when it is a temporary one). */
   close(): Promise<void>;
 }
 
+/** The object-store settings (Config.s3). */
+export interface S3Settings {
+  bucket: string;
+  endpoint: string | null;
+  region: string;
+  forcePathStyle: boolean;
+  /** Key prefix, '' or ending in '/'. */
+  prefix: string;
+}
+
+/** Throws unless `name` is a stored file name (FILE_NAME): no path or key can be made of anything else. */
+export function checkName(name: string): string {
+  if (!FILE_NAME.test(name)) throw new Error(`not a stored file name: ${name}`);
+  return name;
+}
+
+/** A new random stored-file name with extension `ext`. */
+export function newFileName(ext: string): string {
+  return checkName(`${randomBytes(16).toString('hex')}.${ext}`);
+}
+
+/**
+ * Opens the store the settings name: the bucket of `config.s3` when set, else the local folder of
+ * `config.dataDir`. Errors: the folder cannot be made; the SDK cannot be loaded.
+ */
+export async function openFileStore(config: Pick<Config, 'dataDir' | 's3'>): Promise<FileStore> {
+  if (config.s3) {
+    const { openS3FileStore } = await import('./s3-file-store');
+    return openS3FileStore(config.s3);
+  }
+  return openLocalFileStore(config.dataDir);
+}
+
 /** Opens (creating it when missing) the file folder of `dataDir` (`memory://`: a temporary folder). */
-export async function openFileStore(dataDir: string): Promise<FileStore> {
+export async function openLocalFileStore(dataDir: string): Promise<FileStore> {
   const temporary = dataDir === 'memory://';
   const dir = temporary ? await mkdtemp(join(tmpdir(), 'city-console-files-')) : join(dataDir, 'files');
   await mkdir(dir, { recursive: true });
-  const path = (name: string) => {
-    if (!FILE_NAME.test(name)) throw new Error(`not a stored file name: ${name}`);
-    return join(dir, name);
+  const path = (name: string) => join(dir, checkName(name));
+  const put = async (name: string, bytes: Uint8Array) => {
+    // Whole or not at all: another server process may be serving the folder already.
+    const partial = join(dir, `.${checkName(name)}.${process.pid}.${randomBytes(4).toString('hex')}.part`);
+    await writeFile(partial, bytes, { flag: 'wx' });
+    await rename(partial, path(name));
+  };
+  const info = async (name: string): Promise<FileInfo | null> => {
+    const s = await stat(path(name)).catch(() => null);
+    if (!s?.isFile()) return null;
+    return { bytes: s.size, etag: `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`, lastModified: s.mtime };
   };
   return {
-    dir,
-    path,
+    kind: 'local',
+    location: dir,
     async save(bytes, ext) {
-      const name = `${randomBytes(16).toString('hex')}.${ext}`;
-      const partial = join(dir, `.${name}.${process.pid}.part`);
-      await writeFile(partial, bytes, { flag: 'wx' });
-      await rename(partial, path(name));
+      const name = newFileName(ext);
+      await put(name, bytes);
       return name;
+    },
+    put,
+    info,
+    async read(name, range) {
+      if (!(await info(name))) return null;
+      return createReadStream(path(name), range ? { start: range.start, end: range.end } : {});
     },
     async remove(name) {
       await unlink(path(name)).catch(() => undefined);
+    },
+    async *list() {
+      for (const f of await readdir(dir)) if (FILE_NAME.test(f)) yield f;
     },
     async close() {
       if (temporary) await rm(dir, { recursive: true, force: true });

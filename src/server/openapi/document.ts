@@ -29,6 +29,7 @@ const ROUTE_TAGS: Array<[string, string]> = [
   ['import', 'CSV import of shops and malls (001 7.16)'],
   ['live', 'Server-sent events (ours)'],
   ['meta', 'This document'],
+  ['health', 'Liveness and readiness for a load balancer (ours)'],
   ['console', 'What the console reads at start (ours)'],
 ];
 

@@ -1,25 +1,29 @@
 // Uploads (000 5 Files; 001 9 Text and file limits): the bytes decide, header-only image sizes,
 // limits refused with a clear message and nothing stored; files served back with nosniff; fields
 // with x-upload accept only uploaded files of their kind, at most maxItems of them.
-import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sniff } from '../../../src/server/files/sniff';
 import { bearer, createTestApp, login, type Session, type TestApp } from './helpers';
 import { testRegistry } from './fixtures/test-resources';
 import { png, pngHeader } from './test-images';
+import { testFileStoreEnv } from './test-file-store';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 const ELF = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), Buffer.alloc(120, 1)]);
 
 let t: TestApp;
 let operator: Session;
+let store: Awaited<ReturnType<typeof testFileStoreEnv>>;
 
 beforeAll(async () => {
-  t = await createTestApp({}, undefined, { resources: testRegistry() });
+  store = await testFileStoreEnv();
+  t = await createTestApp(store.env, undefined, { resources: testRegistry() });
+  expect(t.app.files.kind).toBe(store.kind);
   operator = await login(t.app, 'operator');
 });
 afterAll(async () => {
   await t?.close();
+  await store?.stop();
 });
 
 async function upload(bytes: Buffer, query = '', contentType = 'application/octet-stream', session: Session | null = operator) {
@@ -32,7 +36,8 @@ async function upload(bytes: Buffer, query = '', contentType = 'application/octe
 }
 
 async function stored(): Promise<{ files: number; rows: number }> {
-  const files = (await readdir(t.app.files.dir)).length;
+  let files = 0;
+  for await (const _ of t.app.files.list()) files++;
   const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM files');
   return { files, rows: n };
 }
@@ -122,6 +127,56 @@ describe('POST /{city}/api/files/', () => {
   it('answers 404 for a file that does not exist or a name that is not a stored one', async () => {
     expect((await t.app.inject({ url: `/files/${'a'.repeat(32)}.png` })).statusCode).toBe(404);
     expect((await t.app.inject({ url: '/files/..%2F..%2Fetc%2Fpasswd' })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /files/<name> from the store', () => {
+  it('sends an ETag, answers 304 to If-None-Match, and one byte range of a PDF with 206 and Content-Range', async () => {
+    const r = await upload(PDF, '?kind=pdf', 'application/pdf');
+    const url = r.json().url as string;
+    const whole = await t.app.inject({ url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.headers['content-length']).toBe(String(PDF.length));
+    const etag = String(whole.headers.etag);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect((await t.app.inject({ url, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    expect((await t.app.inject({ url, headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
+
+    const part = await t.app.inject({ url, headers: { range: 'bytes=5-12' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 5-12/${PDF.length}`);
+    expect(part.rawPayload.equals(PDF.subarray(5, 13))).toBe(true);
+    const tail = await t.app.inject({ url, headers: { range: 'bytes=-6' } });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.rawPayload.toString('latin1')).toBe('%%EOF\n');
+    const open = await t.app.inject({ url, headers: { range: `bytes=${PDF.length - 3}-` } });
+    expect(open.rawPayload.equals(PDF.subarray(PDF.length - 3))).toBe(true);
+    const outside = await t.app.inject({ url, headers: { range: `bytes=${PDF.length}-` } });
+    expect(outside.statusCode).toBe(416);
+    expect(outside.headers['content-range']).toBe(`bytes */${PDF.length}`);
+    // A range of another version of the file (If-Range with another tag): the whole file.
+    expect((await t.app.inject({ url, headers: { range: 'bytes=0-3', 'if-range': '"old"' } })).statusCode).toBe(200);
+  });
+
+  it('holds the demo files, served like uploads', async () => {
+    const { demoFileNames } = await import('../../../src/server/files/demo-files');
+    const names = await demoFileNames();
+    expect(names.length).toBeGreaterThan(0);
+    const listed: string[] = [];
+    for await (const name of t.app.files.list()) listed.push(name);
+    expect(listed).toEqual(expect.arrayContaining(names));
+    const served = await t.app.inject({ url: `/files/${names[0]}` });
+    expect(served.statusCode).toBe(200);
+  });
+
+  it('removes a file: then 404', async () => {
+    const r = await upload(png(2, 2), '', 'image/png');
+    const { name, url } = r.json() as { name: string; url: string };
+    await t.app.files.remove(name);
+    await t.app.files.remove(name);
+    expect((await t.app.inject({ url })).statusCode).toBe(404);
+    expect(await t.app.files.info(name)).toBeNull();
   });
 });
 
