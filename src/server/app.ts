@@ -21,6 +21,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandler } from './plugins/errors';
 import { databaseRateLimitStore } from './plugins/rate-limit-store';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { registerValidation } from './plugins/validation';
 import { registerChatRoutes } from './chat/chat-routes';
 import { registerChatUnreadRoutes } from './chat/chat-unread';
@@ -86,7 +87,9 @@ export async function buildApp({ db, config, logger = false, resources = registr
   // Per-IP limits counted in PostgreSQL, once for all processes (plugins/rate-limit-store.ts).
   await app.register(rateLimit, {
     global: false,
-    ...(db.kind === 'postgres' ? { store: databaseRateLimitStore(db) } : {}),
+    // The plugin's types give a store's `child` the route's options; at run time it passes
+    // `{…params, routeInfo}` (its index.js), which is what the store reads.
+    ...(db.kind === 'postgres' ? { store: databaseRateLimitStore(db) as unknown as FastifyRateLimitStoreCtor } : {}),
     errorResponseBuilder: (_request, context) =>
       new HttpError('rate_limited', { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } }),
   });

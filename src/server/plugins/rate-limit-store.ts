@@ -13,7 +13,7 @@ import type { Queryable } from '../db/database';
 /** How often (in calls of one process) expired rows are removed. */
 export const CLEANUP_EVERY = 500;
 
-type Callback = (err: Error | null, res: { current: number; ttl: number } | null) => void;
+type Callback = (err: Error | null, res?: { current: number; ttl: number }) => void;
 
 const INCREMENT = `
   INSERT INTO rate_limits AS r (key, hits, expires_at) VALUES ($1, 1, now() + $2::int * interval '1 millisecond')
@@ -45,13 +45,13 @@ export function databaseRateLimitStore(db: Queryable): new () => DatabaseRateLim
       if (++calls % CLEANUP_EVERY === 0) void db.query(`DELETE FROM rate_limits WHERE expires_at < now()`).catch(() => undefined);
       db.query<{ hits: number; ttl: number }>(INCREMENT, [prefix + key, Math.round(timeWindow)]).then(
         ([row]) => cb(null, { current: row.hits, ttl: row.ttl }),
-        (err: Error) => cb(err, null),
+        (err: Error) => cb(err),
       );
     },
     read(key, cb) {
       db.query<{ hits: number; ttl: number }>(READ, [prefix + key]).then(
         ([row]) => cb(null, row ? { current: row.hits, ttl: row.ttl } : { current: 0, ttl: 0 }),
-        (err: Error) => cb(err, null),
+        (err: Error) => cb(err),
       );
     },
     child(routeOptions) {

@@ -144,7 +144,7 @@ describe.skipIf(!run)('two processes behind HAProxy', () => {
     expect(login.status).toBe(200);
     const { token } = (await login.json()) as { token: string };
     const image = png(6, 4);
-    const up = await fetch(`${lb}/kobe/api/files/?kind=image`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png' }, body: image });
+    const up = await fetch(`${lb}/kobe/api/files/?kind=image`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png' }, body: new Uint8Array(image) });
     expect(up.status).toBe(201);
     const { url } = (await up.json()) as { url: string };
     const by = new Map<string, Buffer>();
