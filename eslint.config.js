@@ -31,6 +31,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     plugins: { 'react-hooks': reactHooks, 'import-x': importX },
     rules: {
+      // The React Compiler's rules (eslint-plugin-react-hooks 7 'recommended-latest'): code the
+      // compiler (vite.config.ts) would have to leave out of its memoisation is named here.
+      ...reactHooks.configs['recommended-latest'].rules,
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

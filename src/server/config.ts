@@ -4,9 +4,18 @@
  */
 import { resolve } from 'node:path';
 import { ROLES } from '../shared/roles';
-import type { S3Settings } from './files/file-store';
 
 /** The checked settings. Paths are absolute; `dataDir` may also be `memory://` (tests). */
+/** The object-store settings (Config.s3: S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE, S3_PREFIX; src/server/files/s3-file-store.ts). */
+export interface S3Settings {
+  bucket: string;
+  endpoint: string | null;
+  region: string;
+  forcePathStyle: boolean;
+  /** Key prefix, '' or ending in '/'. */
+  prefix: string;
+}
+
 export interface Config {
   /** TCP port to listen on (PORT, default 8080; 0 = any free port). */
   port: number;

@@ -24,6 +24,7 @@ export function SixDigitInput({ id, label, error, disabled, onComplete }: { id: 
   const [value, setValue] = useState('');
   // A refused code is cleared for the next try.
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     if (error) setValue('');
   }, [error]);
   return (

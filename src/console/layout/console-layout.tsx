@@ -84,6 +84,7 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
   const pagesShown = useAfterFirstTask();
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     setMobileOpen(false);
   }, [mobile, pathname]);
 

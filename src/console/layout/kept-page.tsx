@@ -44,6 +44,7 @@ export function KeptPage({ active, tabKey, onNavigate, children }: KeptPageProps
   }, [active, node]);
 
   const report = useRef(onNavigate);
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   report.current = onNavigate;
 
   // The window's location and the enclosing route's match (`/:city/*`) as they were while this tab

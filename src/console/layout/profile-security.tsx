@@ -48,6 +48,7 @@ function FactorSections() {
 
   const load = useCallback(async () => setFactors(await request<Factors>(SECURITY_PATHS.mfaStatus)), []);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     void load().catch(() => undefined);
   }, [load]);
 
@@ -195,6 +196,7 @@ function SessionsSection() {
   const [rows, setRows] = useState<SessionRow[] | null>(null);
   const load = useCallback(async () => setRows((await request<{ content: SessionRow[] }>(SECURITY_PATHS.sessions)).content), []);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     void load().catch(() => undefined);
   }, [load]);
 

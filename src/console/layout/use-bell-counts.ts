@@ -83,8 +83,10 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
   const base = `/${encodeURIComponent(city)}/api`;
   const userId = profile?.id;
   const countsRef = useRef(counts);
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   countsRef.current = counts;
   const noticeRef = useRef(onNotice);
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   noticeRef.current = onNotice;
 
   const load = useCallback(async () => {
@@ -112,6 +114,7 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
 
   // Every route change (000 4: the others refresh on navigation).
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     void load();
   }, [load, pathname]);
 
@@ -119,6 +122,7 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
   const live = ability.can('read', 'feature:live-notices') && kinds.includes('notice');
   // Notices the stream may have missed (a reconnection, the server's `resync`): the counts are read again.
   const loadRef = useRef(load);
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   loadRef.current = load;
   useEffect(() => {
     if (!live) return;

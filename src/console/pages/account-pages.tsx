@@ -137,6 +137,7 @@ export function VerifyEmailPage() {
     if (started.current) return;
     started.current = true;
     const invalid = { type: 'error' as const, text: t('access.account.verify.invalid'), expired: true };
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     if (!city || !/^\d+$/.test(user) || !token) return setOutcome(invalid);
     request(`/${encodeURIComponent(city)}/api/users/${user}/confirm/`, { method: 'POST', body: { token }, refreshOn401: false }).then(
       () => setOutcome({ type: 'success', text: t('access.account.verify.done') }),

@@ -69,6 +69,7 @@ export function LoginPage() {
   useEffect(() => {
     const reason = takeReason();
     // an i18n key (deny flows), or a message as it came (a failed user-info fetch, 001 8)
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     if (reason) showError(i18n.exists(reason) ? t(reason) : reason);
     // only once, when the page opens after a forced sign-out
     // eslint-disable-next-line react-hooks/exhaustive-deps

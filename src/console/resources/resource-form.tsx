@@ -158,6 +158,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
 
   useEffect(() => {
     if (saved && !warnWhen) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
       setSaved(false);
       backToList();
       inFlight.current = false;

@@ -41,6 +41,7 @@ export function SavedViewsBar({ city, resource, current, onApply, restore }: Sav
   const [busy, setBusy] = useState(false);
   const restored = useRef(false);
   const apply = useRef(onApply);
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   apply.current = onApply;
 
   useEffect(() => {

@@ -95,6 +95,7 @@ export function useResourceList(route: ResourceRoute, city: string) {
   const def = getResource(route.resource);
   const location = useLocation();
   // A list opened without query parameters gets the user's default (or last used) saved view.
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   const restore = useRef(location.search === '').current;
   const [shown, setShown] = useState<string[]>(() => defaultColumns(def));
   const [selected, setSelected] = useState<BaseKey[]>([]);
@@ -168,6 +169,7 @@ export function useResourceList(route: ResourceRoute, city: string) {
   const pagination: TablePaginationConfig = { current: currentPage, pageSize, total: tableQuery.data?.total };
   const view: ListViewState = { columns: shown, filters, sorters, pageSize };
 
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   return {
     def,
     rows: tableQuery.data?.data,

@@ -14,7 +14,9 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat, unlink, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Config } from '../config';
+import type { S3Settings } from '../config';
+
+export type { S3Settings };
 import { FILE_NAME } from './file-names';
 
 /** What a store knows of a stored file without reading it. */
@@ -53,15 +55,6 @@ export interface FileStore {
   close(): Promise<void>;
 }
 
-/** The object-store settings (Config.s3). */
-export interface S3Settings {
-  bucket: string;
-  endpoint: string | null;
-  region: string;
-  forcePathStyle: boolean;
-  /** Key prefix, '' or ending in '/'. */
-  prefix: string;
-}
 
 /** Throws unless `name` is a stored file name (FILE_NAME): no path or key can be made of anything else. */
 export function checkName(name: string): string {
@@ -74,17 +67,6 @@ export function newFileName(ext: string): string {
   return checkName(`${randomBytes(16).toString('hex')}.${ext}`);
 }
 
-/**
- * Opens the store the settings name: the bucket of `config.s3` when set, else the local folder of
- * `config.dataDir`. Errors: the folder cannot be made; the SDK cannot be loaded.
- */
-export async function openFileStore(config: Pick<Config, 'dataDir' | 's3'>): Promise<FileStore> {
-  if (config.s3) {
-    const { openS3FileStore } = await import('./s3-file-store');
-    return openS3FileStore(config.s3);
-  }
-  return openLocalFileStore(config.dataDir);
-}
 
 /** Opens (creating it when missing) the file folder of `dataDir` (`memory://`: a temporary folder). */
 export async function openLocalFileStore(dataDir: string): Promise<FileStore> {

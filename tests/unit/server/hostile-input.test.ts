@@ -94,23 +94,28 @@ afterAll(async () => {
 const SKIPPED = /\/stream$|logout/;
 
 /** The integer parameters (path and query) of every call of the document, but the city. */
-function integerParams(): Array<{ method: Method; path: string; param: Json }> {
-  const out: Array<{ method: Method; path: string; param: Json }> = [];
+function integerParams(): Array<{ method: Method; path: string; param: Json; siblings: Json[] }> {
+  const out: Array<{ method: Method; path: string; param: Json; siblings: Json[] }> = [];
   for (const [path, ops] of Object.entries(doc.paths as Json)) {
     if (SKIPPED.test(path)) continue;
     for (const [lower, op] of Object.entries(ops as Json)) {
       for (const param of (op.parameters ?? []) as Json[]) {
         const type = param.schema?.type;
-        if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) out.push({ method: lower.toUpperCase() as Method, path, param });
+        if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) out.push({ method: lower.toUpperCase() as Method, path, param, siblings: (op.parameters ?? []) as Json[] });
       }
     }
   }
   return out;
 }
 
-/** `path` with every placeholder filled (`1`, or `value` for `name`), and `name=value` in the query when it is a query parameter. */
-function urlWith(path: string, param: Json, value: string): string {
-  const filled = path.replace('{city}', 'kobe').replace(/\{([^}]+)\}/g, (_m, name: string) => (param.in === 'path' && name === param.name ? value : '1'));
+/**
+ * `path` with every placeholder filled (`value` for `name`; another placeholder with the first value
+ * of its declared enum, e.g. a resource's name, else `1`), and `name=value` in the query when it is a
+ * query parameter.
+ */
+function urlWith(path: string, param: Json, value: string, siblings: Json[] = []): string {
+  const sample = (name: string) => String(siblings.find((p) => p.in === 'path' && p.name === name)?.schema?.enum?.[0] ?? '1');
+  const filled = path.replace('{city}', 'kobe').replace(/\{([^}]+)\}/g, (_m, name: string) => (param.in === 'path' && name === param.name ? value : sample(name)));
   return param.in === 'query' ? `${filled}?${param.name}=${value}` : filled;
 }
 
@@ -121,11 +126,11 @@ describe('integers of paths and queries', () => {
     expect(unbounded.map(({ method, path, param }) => `${method} ${path} ${param.name}`)).toEqual([]);
     const wrong: string[] = [];
     let requests = 0;
-    for (const { method, path, param } of params) {
+    for (const { method, path, param, siblings } of params) {
       // A write is sent an empty body: the range is checked before the body matters.
       const body = method === 'GET' || method === 'DELETE' ? undefined : '{}';
       for (const value of OUT_OF_RANGE) {
-        const r = await t.app.inject({ method, url: urlWith(path, param, value), headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { payload: body }) });
+        const r = await t.app.inject({ method, url: urlWith(path, param, value, siblings), headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { payload: body }) });
         requests++;
         if (r.statusCode === 401) headers = bearer(await login(t.app, 'administrator'));
         // A caller the call refuses (403) learns nothing of the input; anyone else learns the field.
@@ -133,7 +138,7 @@ describe('integers of paths and queries', () => {
         if (r.statusCode !== 403 && !(r.statusCode === 400 && fields.includes(param.name))) wrong.push(`${method} ${path} ${param.in} ${param.name}=${value}: ${r.statusCode} ${r.body.slice(0, 120)}`);
       }
       for (const value of PAST_INT4) {
-        const status = await send(method, urlWith(path, param, value), method === 'GET' || method === 'DELETE' ? undefined : '{}');
+        const status = await send(method, urlWith(path, param, value, siblings), method === 'GET' || method === 'DELETE' ? undefined : '{}');
         requests++;
         if (status >= 500) wrong.push(`${method} ${path} ${param.in} ${param.name}=${value}: ${status}`);
       }

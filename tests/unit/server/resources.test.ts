@@ -52,8 +52,11 @@ describe('lists', () => {
     expect(body.content.map((r: { title: string }) => r.title)).toEqual(['n04', 'n03', 'n02', 'n01', 'n00']);
   });
 
-  it('caps limit at MAX_LIMIT', async () => {
-    expect((await get('/sanda/api/city/admin-news/?limit=100000', admin)).json().limit).toBe(1000);
+  it('refuses a limit past MAX_LIMIT with 400 naming it', async () => {
+    const res = await get('/sanda/api/city/admin-news/?limit=100000', admin);
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().fields ?? {})).toEqual(['limit']);
+    expect((await get('/sanda/api/city/admin-news/?limit=1000', admin)).json().limit).toBe(1000);
   });
 
   it('searches the declared search fields, case-insensitively, with % and _ taken literally', async () => {

@@ -57,6 +57,7 @@ export function ChatConversationView({ city, conversationId, canWrite }: ChatCon
 
   useEffect(() => {
     let live = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     setMessages([]);
     setLoading(true);
     pageMessages(city, conversationId)

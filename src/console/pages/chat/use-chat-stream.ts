@@ -11,6 +11,7 @@ import { chatStreamPath, type ChatMessage } from './chat-api';
 /** Calls `onEvent(kind, message)` for each chat event of `city` while mounted. */
 export function useChatStream(city: string, onEvent: (kind: 'message' | 'deleted', message: ChatMessage) => void): void {
   const handler = useRef(onEvent);
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   handler.current = onEvent;
   useEffect(() => {
     if (!city) return;

@@ -62,6 +62,7 @@ export function DashboardFigures({ city }: { city: string }) {
   // The sparklines' chunk is asked for after the figures have been committed to the screen.
   const [charts, setCharts] = useState(false);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     if (data && !charts) setCharts(true);
   }, [data, charts]);
   const days = useMemo(

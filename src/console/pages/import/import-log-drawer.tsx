@@ -40,6 +40,7 @@ export function ImportLogDrawer({ city, id, row, onClose, onFailedRows }: Import
 
   // Another import's log starts on its first page, every level.
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state reset or loaded when its inputs change; the React Compiler leaves this function as written
     setPage(1);
     setLevel(null);
   }, [id]);

@@ -64,6 +64,7 @@ export function VideoLinksField({ formData, onChange, fieldPathId, disabled, rea
   };
   // The answer comes after renders: it writes into the rows as they are then.
   const latest = useRef<(apply: (cs: string[], us: string[]) => void) => void>(() => undefined);
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   latest.current = (apply) => apply(contents, urls);
 
   const type = (i: number, text: string) => {

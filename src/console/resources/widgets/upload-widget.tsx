@@ -31,6 +31,7 @@ export function UploadWidget({ id, value, disabled, readonly, onChange, schema, 
   const max = maxFiles({ ...prop, 'x-upload': upload });
   const urls: string[] = (Array.isArray(value) ? value : value ? [value] : []).map(String);
   const latest = useRef(urls);
+  // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   latest.current = urls;
   const [pending, setPending] = useState<UploadFile[]>([]);
   const off = disabled || readonly;
