@@ -16,6 +16,7 @@ import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { recordAudit } from '../audit/audit-log';
+import { keepRevisions } from '../revisions/revision-writes';
 import { rowFailures } from './check-rows';
 import type { DataMigration } from './declared';
 
@@ -77,6 +78,8 @@ export interface MigratedRowWrite {
 export async function writeMigratedRows(tx: Queryable, def: ResourceDef, rows: readonly MigratedRowWrite[], migration: string): Promise<void> {
   void migration;
   if (rows.length === 0) return;
+  // A migration's writes keep revisions like any other write (src/server/revisions/), by the server.
+  await keepRevisions(tx, null, 'migration');
   await tx.query(
     `UPDATE ${tableName(def)} AS t SET data = v.data, version = t.version + 1, updated_at = now()
        FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, data jsonb) WHERE t.id = v.id`,

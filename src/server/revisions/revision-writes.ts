@@ -7,7 +7,7 @@
 import type { Queryable } from '../db/database';
 
 /** The operations a revision records (the kinds of write). */
-export const REVISION_OPERATIONS = ['create', 'update', 'delete', 'action', 'import', 'restore', 'undelete'] as const;
+export const REVISION_OPERATIONS = ['create', 'update', 'delete', 'action', 'import', 'restore', 'undelete', 'migration'] as const;
 export type RevisionOperation = (typeof REVISION_OPERATIONS)[number];
 
 /**

@@ -245,6 +245,9 @@ describe('changing an entity', () => {
     expect(await runDataMigrations(db, migrations, { resources: after })).toEqual([]);
     const audit = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM r_audit_log WHERE data->>'action' = 'data_migration'`);
     expect(audit[0].n).toBe(KINDS.length + 1);
+    // Every row a migration changed kept a revision of it, by the server.
+    const revisions = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM revisions WHERE operation = 'migration' AND user_id IS NULL`);
+    expect(revisions[0].n).toBe(KINDS.reduce((n, k) => n + k.failing, 0));
     // Every row of every resource passes its schema now.
     const checks = await checkData(db, { resources: after.values() });
     expect(reportLines(checks).at(-1)).toBe(`check:data: ${KINDS.reduce((n, k) => n + k.rows.length, 0)} rows of ${KINDS.length} resources: all good`);
