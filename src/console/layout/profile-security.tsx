@@ -14,6 +14,7 @@ import { RecoveryCodes, TotpEnrolment, failureText } from '../components/second-
 import { request } from '../providers/http';
 import { SECURITY_PATHS, passkeysSupported, registerPasskey, type Passkey } from '../providers/passkeys';
 import { formatDateValue } from '../resources/format-value';
+import type { SessionInfo } from '@/shared/sessions';
 
 interface Factors {
   totp: boolean;
@@ -21,15 +22,7 @@ interface Factors {
   passkeys: Passkey[];
 }
 
-interface SessionRow {
-  id: number;
-  browser: string;
-  os: string;
-  ip: string | null;
-  started_at: string;
-  last_used_at: string;
-  current: boolean;
-}
+type SessionRow = SessionInfo;
 
 const when = (v: string | null) => (v ? (formatDateValue('date-time', v, 'detail') ?? v) : '');
 

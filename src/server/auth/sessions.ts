@@ -14,24 +14,13 @@
 import { UAParser } from 'ua-parser-js';
 import type { Queryable } from '../db/database';
 import type { TokenService } from './tokens';
+import type { SessionInfo } from '../../shared/sessions';
+
+export type { SessionInfo };
 
 /** Seconds between two writes of a session's last use by one process. */
 export const TOUCH_EVERY_S = 60;
 
-/** One session as GET /default/api/users/sessions/ answers it. */
-export interface SessionInfo {
-  id: number;
-  /** Browser name and major version read from the User-Agent ('' when unknown). */
-  browser: string;
-  /** Operating system name and version read from the User-Agent ('' when unknown). */
-  os: string;
-  ip: string | null;
-  /** ISO 8601 times. */
-  started_at: string;
-  last_used_at: string;
-  /** The caller's own session. */
-  current: boolean;
-}
 
 /** The limits of staff sessions, minutes idle (0: none) and hours since the sign-in. */
 export interface SessionLimits {
