@@ -63,7 +63,8 @@ test('the advertiser writes, the operator sees it live, replies with an image, t
   await expect(mine.locator('a[href^="javascript:"]')).toHaveCount(0);
 
   // The operator's badge goes up live.
-  await expect(menu.getByRole('link', { name: `チャット (${before + 1})` })).toBeVisible();
+  const n = before + 1;
+  await expect(menu.getByRole('link', { name: `チャット ${n > 99 ? '99+' : n} 未読 ${n} 件`, exact: true })).toBeVisible();
 
   // The operator opens the conversation: the badge goes down.
   await spaGoto(operator, '/kobe/chat');
