@@ -14,7 +14,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Statistic } from 'antd';
-import type { FormRecipients } from '@/shared/registry';
+import type { FormRecipients, ResourceDef } from '@/shared/registry';
 import { request } from '../providers/http';
 import { formatDateValue, formatNumber } from './format-value';
 
@@ -44,6 +44,24 @@ export async function fetchRecipientCount(recipients: FormRecipients, city: stri
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `values` hold the whole map area their push type asks for (`x-map-area` whose `when`
+ * matches: a point and a radius, or a polygon of 3 points or more), or ask for none. A count is not
+ * asked for an area still being drawn: the server would refuse it (400), and the browser would log
+ * that refusal as an error.
+ */
+export function areaComplete(def: ResourceDef, values: Record<string, unknown>): boolean {
+  for (const [radius, field] of Object.entries(def.schema.properties)) {
+    const area = field['x-map-area'];
+    if (!area || (area.when && values[area.when.field] !== area.when.value)) continue;
+    const polygon = area.polygon ? values[area.polygon] : undefined;
+    const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+    if (Array.isArray(polygon) && polygon.length >= 3) continue;
+    if (!isNumber(values[area.lat]) || !isNumber(values[area.lng]) || !isNumber(values[radius])) return false;
+  }
+  return true;
 }
 
 /** The count of `values` (debounced), or undefined while unknown or when the call failed; no call while `values` is undefined. */

@@ -35,7 +35,7 @@ import { cloneValues } from './clone-values';
 import { CountedInputTemplate } from './counted-input-template';
 import { CountedTextareaWidget } from './counted-textarea-widget';
 import { buildFormSchema, formDataOf, formValues, shownFields, type FormMode } from './form-schema';
-import { confirmText, fetchRecipientCount, RecipientCount, useRecipientCount } from './recipient-count';
+import { areaComplete, confirmText, fetchRecipientCount, RecipientCount, useRecipientCount } from './recipient-count';
 import { localizeErrors, serverErrorSchema } from './localize-errors';
 import type { ResourceRoute } from './resource-routes';
 import { validator } from './rjsf-validator';
@@ -148,7 +148,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
     [def, loaded, setWarnWhen],
   );
   const recipients = mode === 'edit' ? undefined : def.form.recipients;
-  const count = useRecipientCount(recipients, city, recipients ? (formData ?? {}) : undefined);
+  const count = useRecipientCount(recipients, city, recipients && areaComplete(def, formData ?? {}) ? (formData ?? {}) : undefined);
   const mobile = useIsMobile();
   const { token } = theme.useToken();
   const colSpan = useMemo(() => formColumns(Object.keys(schema.properties ?? {}).length, mobile), [schema, mobile]);
