@@ -243,6 +243,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         </Flex>
       </Flex>
       <Table<BaseRecord>
+        className="resource-list-table"
         dataSource={list.rows}
         loading={list.loading}
         onChange={list.onTableChange}
