@@ -108,5 +108,7 @@ export const FieldValue = memo(function FieldValue({ prop, value, size = 40, res
       </Space>
     );
   }
-  return <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{text}</span>;
+  // Free text keeps its line breaks; a number, a date or a choice is left to its cell (one line in a list).
+  const freeText = prop?.type === 'string' && !prop.enum && !prop.format;
+  return freeText ? <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{text}</span> : <span>{text}</span>;
 });

@@ -121,6 +121,8 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         sorter: sortable,
         sortOrder: sortable ? sortOrderOf(field, sorters) : undefined,
         ellipsis: prop.type === 'string' && !prop.enum && !prop.format && !prop['x-upload'] && prop['x-widget'] !== 'image-url',
+        // Numbers, dates and choices keep to one line; free text wraps to make room (resource-list.css).
+        className: prop.type === 'string' && !prop.enum && !prop.format ? undefined : 'resource-cell-nowrap',
         render: ref
           ? (value: unknown) => <ReferenceValue resource={ref} value={value} labels={refLabels} />
           : (value: unknown) => <FieldValue prop={prop} value={value} relative={isRelativeField(field, prop, def.createdField)} />,
@@ -250,7 +252,10 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         pagination={pagination}
         columns={columns}
         rowKey="id"
-        scroll={{ x: 'max-content' }}
+        // As wide as the card, wrapping long cells (resource-list.css), and scrolling sideways only when
+        // the columns' narrowest widths exceed it: 'max-content' would never wrap and cut the actions.
+        scroll={{ x: true }}
+        tableLayout="auto"
         rowSelection={rowSelection}
       />
     </PageCard>
