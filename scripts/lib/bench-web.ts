@@ -170,9 +170,10 @@ async function clickRows(browser: Browser, origin: string): Promise<BudgetRow[]>
     const figure = `${scenario.name} (median of ${scenario.targets.length})`;
     const inpFigure = `${scenario.name}: INP (web-vitals)`;
     try {
-      const { warmUp, times, inp } = await measureSidebarClicks(browser, origin, scenario, BENCH_USER);
+      const { warmUp, times, inp, fibers } = await measureSidebarClicks(browser, origin, scenario, BENCH_USER);
       console.log(`${scenario.name}: first list of the session (${scenario.warmUp.link}, fetches the list page's code, not counted) ${ms(warmUp)}`);
       console.log(`  ${scenario.targets.map((t, i) => `${t.link} ${ms(times[i])}`).join(', ')}  (median ${ms(median(times))}, ${ms(Math.min(...times))}–${ms(Math.max(...times))})`);
+      console.log(`  React fibers with each list shown (its page / the whole console): ${scenario.targets.map((t, i) => `${t.link} ${fibers[i].page} / ${fibers[i].total}`).join(', ')}`);
       console.log(`  INP of the session (web-vitals onINP, its ${2 * scenario.targets.length + 1} clicks): ${inp === null ? 'none reported' : ms(inp)}`);
       rows.push(limitRow(figure, median(times), 'max', scenario.budgetMs, ms));
       rows.push(limitRow(inpFigure, inp, 'max', scenario.inpBudgetMs, ms, inp === null ? 'web-vitals reported no INP' : undefined));

@@ -65,6 +65,45 @@ const ARM_TIMER = `(args) => {
   });
 }`;
 
+/**
+ * Counts React's fibers (source text, see ARM_TIMER): the whole tree under #root (its
+ * `__reactContainer$…` key), and the subtree of the portal that renders the shown tab's page
+ * (layout/kept-page.tsx), found from its container `[data-testid=tab-page]`. Resolves to
+ * `{ total, page }`; page 0 when no tab page is shown.
+ */
+const COUNT_FIBERS = `() => {
+  const rootEl = document.getElementById('root');
+  const key = rootEl && Object.keys(rootEl).find((k) => k.startsWith('__reactContainer$'));
+  if (!key) return { total: 0, page: 0 };
+  const count = (fiber) => {
+    let n = 0;
+    const stack = fiber ? [fiber] : [];
+    while (stack.length) {
+      const f = stack.pop();
+      n += 1;
+      if (f.sibling && f !== fiber) stack.push(f.sibling);
+      if (f.child) stack.push(f.child);
+    }
+    return n;
+  };
+  const total = count(rootEl[key]);
+  const tab = document.querySelector('[data-testid=tab-page]');
+  let page = 0;
+  if (tab) {
+    const first = tab.firstElementChild;
+    const fkey = first && Object.keys(first).find((k) => k.startsWith('__reactFiber$'));
+    let f = fkey ? first[fkey] : null;
+    while (f && f.tag !== 4) f = f.return;
+    if (f) page = count(f) - 1;
+  }
+  return { total, page };
+}`;
+
+/** React fibers mounted on `page` now: the whole tree and the shown tab's page (see COUNT_FIBERS). */
+export async function countFibers(page: Page): Promise<{ total: number; page: number }> {
+  return page.evaluate(`(${COUNT_FIBERS})()`);
+}
+
 /** Clicks `target`'s sidebar link with the timer armed; resolves to the ms to its content painted. */
 async function timedClick(page: Page, target: SidebarTarget, done: SidebarClickScenario['done']): Promise<number> {
   await page.evaluate(`(${ARM_TIMER})(${JSON.stringify({ to: target.to, selector: done.selector, count: done.count })})`);
@@ -80,11 +119,17 @@ async function timedClick(page: Page, target: SidebarTarget, done: SidebarClickS
 /**
  * Loads `scenario.from` once in a signed-in context, clicks the warm-up link (timed but not counted),
  * then, for each target, goes back to the start page through its sidebar link and clicks the target.
- * Resolves to the warm-up's ms, each target's ms, in order, and the session's INP (ms, every click
- * of it, those back to the start page too; null when web-vitals reported none). Rejects when a page
+ * Resolves to the warm-up's ms, each target's ms, in order, the session's INP (ms, every click
+ * of it, those back to the start page too; null when web-vitals reported none), and the fibers
+ * mounted once each target showed its content (countFibers). Rejects when a page
  * or its content does not show within 60 s.
  */
-export async function measureSidebarClicks(browser: Browser, origin: string, scenario: SidebarClickScenario, signIn: SignIn): Promise<{ warmUp: number; times: number[]; inp: number | null }> {
+export async function measureSidebarClicks(
+  browser: Browser,
+  origin: string,
+  scenario: SidebarClickScenario,
+  signIn: SignIn,
+): Promise<{ warmUp: number; times: number[]; inp: number | null; fibers: { total: number; page: number }[] }> {
   const context = await newBenchContext(browser, origin, signIn);
   await context.addInitScript({ path: WEB_VITALS_SCRIPT });
   await context.addInitScript(WATCH_INP);
@@ -103,14 +148,16 @@ export async function measureSidebarClicks(browser: Browser, origin: string, sce
     await page.waitForTimeout(1000);
     const warmUp = await timedClick(page, scenario.warmUp, { ...scenario.done, count: 1 });
     const times: number[] = [];
+    const fibers: { total: number; page: number }[] = [];
     for (const target of scenario.targets) {
       await back();
       times.push(await timedClick(page, target, scenario.done));
+      fibers.push(await countFibers(page));
     }
     // web-vitals reports an interaction once its event timing entry is in (after the next paint).
     await page.waitForTimeout(500);
     const inp = await page.evaluate(() => window.__benchInp ?? null);
-    return { warmUp, times, inp };
+    return { warmUp, times, inp, fibers };
   } finally {
     await context.close();
   }

@@ -163,6 +163,28 @@ function formatOne(prop: FieldSchema | undefined, value: unknown, t: (key: strin
 }
 
 /**
+ * One list column's cell text: `(value) => string`, or null for a value shown otherwise (an image or
+ * a PDF: field-value.tsx). Each distinct value is formatted once per formatter (keyed by the value,
+ * an array by its JSON): 20 rows sharing a status, a genre or a date reuse one string, and a table
+ * rendering its cells again formats nothing anew. Make one per column, `t` and locale (the list's
+ * column definitions do); the text goes into the cell as a string, no component per cell.
+ */
+export function cellFormatter(prop: FieldSchema | undefined, t: (key: string) => string, locale = 'ja'): (value: unknown) => string | null {
+  const made = new Map<unknown, string>();
+  return (value) => {
+    const items = Array.isArray(value) ? value : [value];
+    if (items.some((v) => displayKind(prop, v) !== 'text')) return null;
+    const key = Array.isArray(value) ? JSON.stringify(value) : value;
+    let text = made.get(key);
+    if (text === undefined) {
+      text = formatValue(prop, value, t, locale, 'list');
+      made.set(key, text);
+    }
+    return text;
+  };
+}
+
+/**
  * The text of `value` for a field described by `prop`, translated with `t`; `locale` is the
  * interface language (number separators); `place` picks the date-time format (list or detail).
  * Arrays read as 'a, b, c'.

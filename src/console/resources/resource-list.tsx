@@ -36,7 +36,8 @@ import { ColumnChooser } from './column-chooser';
 import { DateRangeFilter } from './date-range-filter';
 import { ExportButton } from './export-button';
 import { FieldValue } from './field-value';
-import { formatCompactNumber, formatNumber, isRelativeField } from './format-value';
+import { cellFormatter, formatCompactNumber, formatNumber, isRelativeField } from './format-value';
+import { currentLanguage } from '../i18n';
 import { actionLabel, listActions } from './record-action-defs';
 import { RowActions, useRecordActionSet } from './record-actions';
 import { useReferenceLabels } from './reference-labels';
@@ -67,6 +68,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   const cardFields = useMemo(() => (phone ? [...new Set([...shown, ...def.list.columns])] : shown), [phone, shown, def]);
   const refLabels = useReferenceLabels(def, cardFields, list.rows, city);
 
+  const language = currentLanguage();
   const columns = useMemo<ColumnsType<BaseRecord>>(() => {
     const filterable = columnFilterFields(def);
     const cols: ColumnsType<BaseRecord> = shown.map((field) => {
@@ -79,6 +81,8 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       // A reference column is filtered by choosing rows by name, where the session may read them.
       const refFilter = ref && ability.can('read', ref) && getResource(ref).api.list.method === 'GET';
       const title = t(prop.title);
+      const relative = isRelativeField(field, prop, def.createdField);
+      const text = cellFormatter(prop, t, language);
       return {
         ...(refFilter
           ? {
@@ -120,12 +124,14 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
         title,
         sorter: sortable,
         sortOrder: sortable ? sortOrderOf(field, sorters) : undefined,
-        ellipsis: prop.type === 'string' && !prop.enum && !prop.format && !prop['x-upload'] && prop['x-widget'] !== 'image-url',
-        // Numbers, dates and choices keep to one line; free text wraps to make room (resource-list.css).
-        className: prop.type === 'string' && !prop.enum && !prop.format ? undefined : 'resource-cell-nowrap',
+        // Free text keeps its line breaks and wraps to make room; numbers, dates and choices keep to one
+        // line (resource-list.css).
+        className: prop.type === 'string' && !prop.enum && !prop.format ? 'resource-cell-text' : 'resource-cell-nowrap',
         render: ref
           ? (value: unknown) => <ReferenceValue resource={ref} value={value} labels={refLabels} />
-          : (value: unknown) => <FieldValue prop={prop} value={value} relative={isRelativeField(field, prop, def.createdField)} />,
+          : relative
+            ? (value: unknown) => <FieldValue prop={prop} value={value} relative />
+            : (value: unknown) => text(value) ?? <FieldValue prop={prop} value={value} />,
       };
     });
     cols.push({
@@ -135,7 +141,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       render: (_: unknown, record: BaseRecord) => <RowActions set={actionSet} id={record.id!} record={record} />,
     });
     return cols;
-  }, [def, shown, sorters, filters, t, mobile, actionSet, refLabels, ability, city]);
+  }, [def, shown, sorters, filters, t, language, mobile, actionSet, refLabels, ability, city]);
   const exports = listActions(def, (a, s) => ability.can(a, s));
   const canDelete = ability.can('delete', route.resource) && !!def.api.delete;
 

@@ -4,7 +4,7 @@
  * which values are shown as image thumbnails or PDF links. Also the coercions of x-coerce/x-drop-null.
  */
 import { describe, expect, it } from 'vitest';
-import { displayKind, formatNumber, formatValue, isRelativeField } from '@/console/resources/format-value';
+import { cellFormatter, displayKind, formatNumber, formatValue, isRelativeField } from '@/console/resources/format-value';
 import { coerceIn, coerceOut } from '@/shared/coerce';
 import { createI18n } from '@/shared/i18n';
 import type { FieldSchema } from '@/shared/registry';
@@ -107,5 +107,30 @@ describe('coercions (000 3 Advertisement)', () => {
     expect(coerceOut(props, { sub_city_id: 3, pass_option: 'x' })).toEqual({ sub_city_id: 3, pass_option: ['x'] });
     // a partial body (PATCH) does not add fields it does not carry
     expect(coerceOut(props, { name: 'n' }, false)).toEqual({ name: 'n' });
+  });
+});
+
+describe("cellFormatter (a list column's cell text)", () => {
+  it('formats each distinct value once and answers the same text as formatValue', () => {
+    const keys: string[] = [];
+    const counting = (k: string) => {
+      keys.push(k);
+      return t(k);
+    };
+    const prop = f({ type: 'boolean' });
+    const cell = cellFormatter(prop, counting);
+    const texts = Array.from({ length: 20 }, (_, i) => cell(i % 2 === 0));
+    expect(texts.slice(0, 2)).toEqual(['はい', 'いいえ']);
+    expect(new Set(texts)).toEqual(new Set(['はい', 'いいえ']));
+    expect(keys).toHaveLength(2);
+    const tags = cellFormatter(f({ type: 'array', items: { type: 'string' } }), t);
+    expect(tags(['a', 'b'])).toBe(formatValue(f({ type: 'array', items: { type: 'string' } }), ['a', 'b'], t));
+    expect(tags(['a', 'c'])).toBe('a, c');
+  });
+
+  it('answers null for a value shown as a file (an image or a PDF), left to the cell component', () => {
+    const cell = cellFormatter(f({ 'x-upload': { kind: 'image' } } as Partial<FieldSchema>), t);
+    expect(cell('/files/a.png')).toBeNull();
+    expect(cell('')).toBe('');
   });
 });
