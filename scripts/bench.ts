@@ -5,7 +5,7 @@
  *   default) on a fresh PGlite, beside a bare and a naive route (autocannon, loopback).
  * - web (scripts/lib/bench-web.ts): against `npm start` as shipped (fresh database, current console
  *   build), Lighthouse 12 performance of the pages of scripts/lib/pages.ts (desktop and mobile
- *   presets), the JavaScript each page transfers over the wire, and sidebar click to rows painted.
+ *   presets), the JavaScript each page transfers over the wire, sidebar click to rows painted, and the API requests each list page makes.
  * - import (scripts/lib/bench-import.ts): a 10 MB Shift_JIS file of about 50,000 shops checked (dry
  *   run) and imported through the API of a server in a child process, on PGlite and on PostgreSQL:
  *   seconds, rows per second and the server's peak RSS growth.

@@ -170,10 +170,12 @@ async function clickRows(browser: Browser, origin: string): Promise<BudgetRow[]>
     const figure = `${scenario.name} (median of ${scenario.targets.length})`;
     const inpFigure = `${scenario.name}: INP (web-vitals)`;
     try {
-      const { warmUp, times, inp, fibers } = await measureSidebarClicks(browser, origin, scenario, BENCH_USER);
+      const { warmUp, times, requests, fibers, inp } = await measureSidebarClicks(browser, origin, scenario, BENCH_USER);
       console.log(`${scenario.name}: first list of the session (${scenario.warmUp.link}, fetches the list page's code, not counted) ${ms(warmUp)}`);
       console.log(`  ${scenario.targets.map((t, i) => `${t.link} ${ms(times[i])}`).join(', ')}  (median ${ms(median(times))}, ${ms(Math.min(...times))}–${ms(Math.max(...times))})`);
       console.log(`  React fibers with each list shown (its page / the whole console): ${scenario.targets.map((t, i) => `${t.link} ${fibers[i].page} / ${fibers[i].total}`).join(', ')}`);
+      // The requests each list made (its page, then one per referenced resource for the names on it).
+      for (const [i, t] of scenario.targets.entries()) console.log(`  ${t.link}: ${requests[i].length} API requests: ${requests[i].join(', ')}`);
       console.log(`  INP of the session (web-vitals onINP, its ${2 * scenario.targets.length + 1} clicks): ${inp === null ? 'none reported' : ms(inp)}`);
       rows.push(limitRow(figure, median(times), 'max', scenario.budgetMs, ms));
       rows.push(limitRow(inpFigure, inp, 'max', scenario.inpBudgetMs, ms, inp === null ? 'web-vitals reported no INP' : undefined));

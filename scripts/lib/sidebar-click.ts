@@ -8,7 +8,9 @@
  * fetched and its page rendered anew; a list shown before would come back from its kept tab).
  * Beside it, the session's Interaction to Next Paint as the `web-vitals` library reports it
  * (`onINP`, loaded into every page of the session): the worst of its clicks, from the click to the
- * next frame painted, whether or not that frame shows the list yet.
+ * next frame painted, whether or not that frame shows the list yet. And the API requests each
+ * target's page made, from its click until a second after its content painted (the names of a
+ * list's references are asked once per referenced resource after its rows: docs/performance.md).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -128,17 +130,18 @@ async function timedClick(page: Page, target: SidebarTarget, done: SidebarClickS
 /**
  * Loads `scenario.from` once in a signed-in context, clicks the warm-up link (timed but not counted),
  * then, for each target, goes back to the start page through its sidebar link and clicks the target.
- * Resolves to the warm-up's ms, each target's ms, in order, the session's INP (ms, every click
- * of it, those back to the start page too; null when web-vitals reported none), and the fibers
- * mounted once each target showed its content (countFibers). Rejects when a page
- * or its content does not show within 60 s.
+ * Resolves to the warm-up's ms, each target's ms, in order, the API requests of each target's page
+ * (`GET /kobe/api/news/?limit=20…`, in order, from the click until a second after its content
+ * painted), the fibers mounted once each target showed its content (countFibers), and the
+ * session's INP (ms, every click of it, those back to the start page too; null when web-vitals
+ * reported none). Rejects when a page or its content does not show within 60 s.
  */
 export async function measureSidebarClicks(
   browser: Browser,
   origin: string,
   scenario: SidebarClickScenario,
   signIn: SignIn,
-): Promise<{ warmUp: number; times: number[]; inp: number | null; fibers: { total: number; page: number }[] }> {
+): Promise<{ warmUp: number; times: number[]; requests: string[][]; fibers: { total: number; page: number }[]; inp: number | null }> {
   const context = await newBenchContext(browser, origin, signIn);
   await context.addInitScript(watchInp());
   try {
@@ -157,15 +160,26 @@ export async function measureSidebarClicks(
     const warmUp = await timedClick(page, scenario.warmUp, { ...scenario.done, count: 1 });
     const times: number[] = [];
     const fibers: { total: number; page: number }[] = [];
+    const requests: string[][] = [];
+    let asked: string[] | null = null;
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (asked && url.pathname.includes('/api/')) asked.push(`${r.method()} ${url.pathname}${url.search}`);
+    });
     for (const target of scenario.targets) {
       await back();
+      asked = [];
       times.push(await timedClick(page, target, scenario.done));
       fibers.push(await countFibers(page));
+      // The names of the page's references are asked once its rows are in.
+      await page.waitForTimeout(1000);
+      requests.push(asked);
+      asked = null;
     }
     // web-vitals reports an interaction once its event timing entry is in (after the next paint).
     await page.waitForTimeout(500);
     const inp = await page.evaluate(() => window.__benchInp ?? null);
-    return { warmUp, times, inp, fibers };
+    return { warmUp, times, requests, fibers, inp };
   } finally {
     await context.close();
   }

@@ -6,7 +6,7 @@
  * through `getMany`, batched by the data provider). Used by the list's reference filter; made to be
  * reused by a form's reference picker.
  */
-import { Select } from 'antd';
+import { Select, type RefSelectProps } from 'antd';
 import { useSelect, type BaseKey } from '@refinedev/core';
 import { searchFilter, type ListQueryFilter } from '@/shared/list-query';
 import { getResource } from '@/shared/registry';
@@ -27,9 +27,15 @@ export interface ReferenceSelectProps {
   autoFocus?: boolean;
   /** Where the options' popup is mounted (inside another popup: that popup, so a choice does not close it). */
   getPopupContainer?: (trigger: HTMLElement) => HTMLElement;
+  /** The width of the options' popup in px (default: the select's, as measured when it opens). */
+  popupWidth?: number;
+  /** The z-index of the options' popup (inside another popup: above it). */
+  popupZIndex?: number;
+  /** The select's handle (`focus()`, `blur()`). */
+  selectRef?: React.Ref<RefSelectProps>;
 }
 
-export function ReferenceSelect({ resource, city, value, onChange, placeholder, label, pageSize = 50, style, autoFocus, getPopupContainer }: ReferenceSelectProps) {
+export function ReferenceSelect({ resource, city, value, onChange, placeholder, label, pageSize = 50, style, autoFocus, getPopupContainer, popupWidth, popupZIndex, selectRef }: ReferenceSelectProps) {
   const def = getResource(resource);
   const searchable = def.list.search.length > 0;
   const field = labelField(def);
@@ -46,6 +52,7 @@ export function ReferenceSelect({ resource, city, value, onChange, placeholder, 
   });
   return (
     <Select
+      ref={selectRef}
       mode="multiple"
       showSearch
       allowClear
@@ -61,6 +68,8 @@ export function ReferenceSelect({ resource, city, value, onChange, placeholder, 
       style={style}
       maxTagCount="responsive"
       getPopupContainer={getPopupContainer}
+      popupMatchSelectWidth={popupWidth ?? true}
+      styles={popupZIndex === undefined ? undefined : { popup: { root: { zIndex: popupZIndex } } }}
     />
   );
 }

@@ -10,7 +10,8 @@
  * only where the ability allows.
  *
  * A reference column (`x-ref`) shows the referenced rows' names, asked once per referenced resource
- * and page (./reference-labels), and is filtered by choosing names (./reference-select). A row's
+ * and page (./reference-labels), is filtered by choosing names (./reference-filter) and, where the
+ * schema declares it a sort field, sorted by them (on the server). A row's
  * actions are one link and one overflow menu (./record-actions `RowActions`). Below 576 px the rows
  * are cards (./resource-cards) and the search, date range, saved views, columns and CSV fold into
  * one filter drawer.
@@ -20,8 +21,8 @@ import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAbility } from '@casl/react';
 import type { BaseKey, BaseRecord } from '@refinedev/core';
-import { Badge, Button, Drawer, Flex, Input, Space, Table } from 'antd';
-import type { ColumnsType, TableRowSelection } from 'antd/es/table/interface';
+import { Badge, Button, Drawer, Flex, Input, Table } from 'antd';
+import type { ColumnsType, FilterDropdownProps, TableRowSelection } from 'antd/es/table/interface';
 import { FilterOutlined, PlusOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { exportable, listExportPath } from '@/shared/list-export';
@@ -41,7 +42,7 @@ import { currentLanguage } from '../i18n';
 import { actionLabel, listActions } from './record-action-defs';
 import { RowActions, useRecordActionSet } from './record-actions';
 import { useReferenceLabels } from './reference-labels';
-import { ReferenceSelect } from './reference-select';
+import { ReferenceFilter } from './reference-filter';
 import { ReferenceValue } from './reference-value';
 import { ResourceCards } from './resource-cards';
 import { useRecordCommands } from './record-commands';
@@ -51,8 +52,6 @@ import { SavedViewsBar } from './saved-views-bar';
 import { columnFilterFields, columnFilterValue, refFilterValue, sortOrderOf, useResourceList } from './use-resource-list';
 import { enumLabelKeys, enumValues } from './field-kinds';
 import './resource-list.css';
-
-type FilterDropdown = { selectedKeys: React.Key[]; setSelectedKeys: (keys: React.Key[]) => void; confirm: () => void; clearFilters?: () => void };
 
 export function ResourceList({ route }: { route: ResourceRoute }) {
   const { t, i18n } = useTranslation();
@@ -88,28 +87,7 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
           ? {
               filteredValue: refFilterValue(field, filters),
               filterIcon: (on: boolean) => <FilterOutlined aria-label={t('lists.rows.refFilter', { title })} style={on ? { color: '#1677ff' } : undefined} />,
-              filterDropdown: ({ selectedKeys, setSelectedKeys, confirm, clearFilters }: FilterDropdown) => (
-                <Space direction="vertical" style={{ padding: 8, width: 280 }}>
-                  <ReferenceSelect
-                    resource={ref}
-                    city={city}
-                    value={selectedKeys as string[]}
-                    onChange={(ids) => setSelectedKeys(ids.map(String))}
-                    label={t('lists.rows.refFilter', { title })}
-                    placeholder={t('lists.rows.refFilterPlaceholder')}
-                    style={{ width: '100%' }}
-                    autoFocus
-                  />
-                  <Flex gap={8} justify="end">
-                    <Button size="small" onClick={() => { clearFilters?.(); confirm(); }}>
-                      {t('lists.rows.refFilterReset')}
-                    </Button>
-                    <Button size="small" type="primary" onClick={() => confirm()}>
-                      {t('lists.rows.refFilterApply')}
-                    </Button>
-                  </Flex>
-                </Space>
-              ),
+              filterDropdown: (dropdown: FilterDropdownProps) => <ReferenceFilter resource={ref} city={city} title={title} {...dropdown} />,
             }
           : {}),
         ...(values

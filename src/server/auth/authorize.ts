@@ -4,12 +4,14 @@
  * from its rules.
  */
 import type { FastifyRequest } from 'fastify';
-import { defineAbilityFor, ownedRowsOf, type AbilityProfile, type AppAbility, type OwnedRows } from '../../shared/ability';
+import { defineAbilityFor, deniedFields, ownedRowsOf, type AbilityProfile, type AppAbility, type OwnedRows } from '../../shared/ability';
 import { DEFAULT_CITY } from '../../shared/constants';
 import { registry, type Action, type ResourceDef } from '../../shared/registry';
 import type { City, Profile } from '../../shared/roles';
 import { HttpError } from '../http-error';
+import { storageCity } from '../db/resource-tables';
 import { findCity } from '../repositories/city-repository';
+import type { ReferenceAccess } from '../repositories/record-query';
 
 export interface Authorized {
   profile: Profile;
@@ -127,6 +129,28 @@ export function ownedRowsFor(authorized: Pick<Authorized, 'ability'>, action: Ac
   const owned = ownedRowsOf(authorized.ability, action, subject, def);
   if (!owned) throw new HttpError('forbidden');
   return owned;
+}
+
+/**
+ * How the caller reads each resource an `x-ref` names, as it reads that resource's list: its
+ * storage city key under `city` (the path's city; null: none), the list call's fixed values, the
+ * caller's own-row limits and the fields it may not read; null where it may not read the resource
+ * (or the registry has none of that name). The names of referenced rows in exports, and the search
+ * and sort on reference fields (repositories/record-query.ts `Match.references`), go through it.
+ * Answers are kept per resource for the life of the function (one request).
+ */
+export function referenceAccess(authorized: Pick<Authorized, 'ability'>, resources: ReadonlyMap<string, ResourceDef>, city: string | null): (resource: string) => ReferenceAccess | null {
+  const known = new Map<string, ReferenceAccess | null>();
+  return (name) => {
+    if (known.has(name)) return known.get(name)!;
+    const ref = resources.get(name);
+    const owned = ref && authorized.ability.can('read', name) ? ownedRowsOf(authorized.ability, 'read', name, ref) : null;
+    const access = ref && owned
+      ? { def: ref, city: storageCity(ref, city), match: { where: ref.api.list.where, exclude: ref.api.list.exclude, owner: owned, unreadable: deniedFields(authorized.ability, 'read', ref) } }
+      : null;
+    known.set(name, access);
+    return access;
+  };
 }
 
 /** The signed-in profile. Errors: 401 `unauthorized`. */

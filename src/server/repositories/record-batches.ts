@@ -11,7 +11,7 @@ import { isNumericField } from '../../shared/field-types';
 import type { ResourceDef } from '../../shared/registry';
 import type { Queryable } from '../db/database';
 import { fieldExpr, tableName } from '../db/resource-tables';
-import { listWhere, orderSql, readListQuery, type Match } from './record-query';
+import { listWhere, orderBy, readListQuery, sortExpr, type Match } from './record-query';
 import { toRow, type DbRow, type ResourceRow } from './record-shape';
 
 /** Rows read per batch by default. */
@@ -63,10 +63,10 @@ export function recordBatches(
   const decoded = readListQuery(def, query);
   const params: unknown[] = [city];
   const where = listWhere(def, decoded, match, params);
-  const order = orderSql(def, decoded.order);
   const { field, desc } = decoded.order;
-  const expr = fieldExpr(def, field);
-  const cast = expr === 'created_at' ? 'timestamptz' : isNumericField(def.schema.properties[field]) ? 'numeric' : 'text';
+  const expr = sortExpr(def, field, match, params);
+  const order = orderBy(expr, desc);
+  const cast = expr === 'created_at' ? 'timestamptz' : expr === fieldExpr(def, field) && isNumericField(def.schema.properties[field]) ? 'numeric' : 'text';
   const select = `SELECT id, data, version, created_at${expr === 'id' ? '' : `, (${expr})::text AS sort_key`} FROM ${tableName(def)} WHERE ${where.sql}`;
   return (async function* batches() {
     let last: KeyedRow | null = null;

@@ -7,7 +7,7 @@
  */
 import type { OwnedRows } from '../../shared/ability';
 import { isListField, isNumericField } from '../../shared/field-types';
-import { decodeListQuery, type DecodedListQuery } from '../../shared/list-query';
+import { decodeListQuery, isRefField, type DecodedListQuery } from '../../shared/list-query';
 import type { ListFilter, ResourceDef } from '../../shared/registry';
 import type { FieldErrors } from '../../shared/validation';
 import { registry } from '../../shared/registry';
@@ -33,6 +33,19 @@ export interface Match {
    * search does not look into them and a filter on one is ignored, so neither tells their values.
    */
   unreadable?: readonly string[];
+  /**
+   * How the caller reads the resources its reference fields (`x-ref`) name, or null where it may
+   * not: a search on a reference field matches the referenced rows' titles, and a sort on one sorts
+   * by them, only among the rows the caller may read (`referenceTitleSql`). Without it, neither.
+   */
+  references?: (resource: string) => ReferenceAccess | null;
+}
+
+/** How a caller reads a referenced resource: its definition, storage city key and conditions (own rows, unreadable fields). */
+export interface ReferenceAccess {
+  def: ResourceDef;
+  city: string;
+  match: Match;
 }
 
 /** Escapes LIKE wildcards (`\`, `%`, `_`) of user text. */
@@ -124,6 +137,9 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
  * rows until LIST_COUNT_CAP + 1 match (`listRecords`): the rarer the term, the more rows are read, up
  * to every row of the city for a term matching at most LIST_COUNT_CAP (about 0.2 s per 100,000 rows
  * on PGlite). Short terms are not refused: two-character words are common Japanese searches.
+ * A search field with an `x-ref` matches the rows naming a referenced row whose title contains the
+ * term, among the referenced rows the caller reads (`referenceTitleSql`; without `match.references`,
+ * or where the caller may not read them, it matches nothing).
  *
  * Rows by id (`ids`) and reference filters (`<field>__in`, a list field: any of its items) narrow
  * by the ids the codec checked (src/shared/list-query.ts).
@@ -137,12 +153,24 @@ export function matchSql(def: ResourceDef, match: Match, params: unknown[]): str
 export function listWhere(def: ResourceDef, query: DecodedListQuery, match: Match, params: unknown[]): { sql: string; filtered: boolean } {
   const parts = ['city = $1'];
   const hidden = new Set(match.unreadable ?? []);
-  const searched = searchExprs(def).filter((_, i) => !hidden.has(def.list.search[i]));
-  if (query.search && searched.length > 0) {
+  if (query.search) {
     params.push(`%${escapeLike(query.search)}%`);
     const p = `$${params.length}`;
-    parts.push(`(${searched.map((e) => `${e} ILIKE ${p}`).join(' OR ')})`);
-  } else if (query.search) parts.push('FALSE');
+    const exprs = searchExprs(def);
+    const searched = def.list.search.flatMap((field, i) => {
+      if (hidden.has(field)) return [];
+      if (!isRefField(def, field)) return [`${exprs[i]} ILIKE ${p}`];
+      // A reference field: the ids of the referenced rows (the caller reads) whose title matches.
+      const title = referenceTitleSql(def, field, match, params);
+      return title ? [inTextSql(def, field, `ARRAY(SELECT id::text ${title.from} AND ${title.title} ILIKE ${p})`)] : [];
+    });
+    if (searched.length > 0) parts.push(`(${searched.join(' OR ')})`);
+    else {
+      // Nothing to search (nothing was added after the pattern): no unused parameter, no row.
+      params.pop();
+      parts.push('FALSE');
+    }
+  }
   for (const { filter, value } of query.filters) {
     if (filter.kind === 'equals' ? hidden.has(filter.field) : hidden.has(filter.start) || hidden.has(filter.end)) continue;
     parts.push(filterSql(def, filter, value, params));
@@ -187,9 +215,45 @@ function filterSql(def: ResourceDef, filter: ListFilter, value: string, params: 
   return `${end} < ${now}`;
 }
 
-/** The ORDER BY of a decoded sort (the id breaks ties). */
-export function orderSql(def: ResourceDef, order: DecodedListQuery['order']): string {
-  const dir = order.desc ? 'DESC' : 'ASC';
-  const expr = fieldExpr(def, order.field);
+/**
+ * The title of the row a reference field of `def` names, as the caller reads it (`match.references`),
+ * or null when the field is a list, the referenced resource declares no `titleField`, or the caller
+ * may not read that resource or its title field. `from` (`FROM r_<ref> AS r WHERE …`: the row's city
+ * and the caller's conditions on it, values pushed onto `params`) selects the referenced rows the
+ * caller reads, and `title` is their title; both name the columns unqualified, so they are the
+ * referenced rows' inside the subquery (the alias also hides the table's name: a resource referring
+ * to itself names the outer row by its table). The id is compared as text, as `<field>__in` does.
+ */
+export function referenceTitleSql(def: ResourceDef, field: string, match: Match, params: unknown[]): { from: string; title: string } | null {
+  const ref = def.schema.properties[field]?.['x-ref'];
+  const access = ref ? match.references?.(ref) : null;
+  const title = access?.def.titleField;
+  if (!access || !title || isListField(def.schema.properties[field]) || access.match.unreadable?.includes(title)) return null;
+  params.push(access.city);
+  const conditions = [`city = $${params.length}`, ...matchSql(access.def, access.match, params)];
+  return { from: `FROM ${tableName(access.def)} AS r WHERE ${conditions.join(' AND ')}`, title: textExpr(access.def, title) };
+}
+
+/**
+ * The ORDER BY of a decoded sort (the id breaks ties). A sort on a reference field sorts by the
+ * referenced rows' titles as the caller reads them (`referenceTitleSql`; a row whose referenced row
+ * the caller may not read, or that is gone, sorts as one without a title: last ascending), else by
+ * the field's value; `params` receives the values, and `rows` names the listed rows in the statement
+ * (their table, or the alias of a subquery of them).
+ */
+export function orderSql(def: ResourceDef, order: DecodedListQuery['order'], match: Match = {}, params: unknown[] = [], rows = tableName(def)): string {
+  return orderBy(sortExpr(def, order.field, match, params, rows), order.desc);
+}
+
+/** The ORDER BY of rows sorted by `expr` (a `sortExpr`), the id breaking ties. */
+export function orderBy(expr: string, desc: boolean): string {
+  const dir = desc ? 'DESC' : 'ASC';
   return expr === 'id' ? `id ${dir}` : `${expr} ${dir}, id ${dir}`;
+}
+
+/** The expression a list of `def` is sorted by on `field` (see `orderSql`; `rows`: the listed rows' table or alias). */
+export function sortExpr(def: ResourceDef, field: string, match: Match, params: unknown[], rows = tableName(def)): string {
+  const ref = isRefField(def, field) ? referenceTitleSql(def, field, match, params) : null;
+  if (ref) return `(SELECT ${ref.title} ${ref.from} AND id::text = ${textExpr(def, field).replace('(data', `(${rows}.data`)})`;
+  return fieldExpr(def, field);
 }

@@ -101,8 +101,11 @@ export async function listRecords<N extends string>(db: Database, def: ResourceD
   const params: unknown[] = [city];
   const where = listWhere(def, decoded, match, params);
   const t = tableName(def);
-  const order = orderSql(def, decoded.order);
-  const page = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+  // The rows are `m` in every statement that sorts them (a sort by a referenced title names the row),
+  // and the sort's own values follow the WHERE's: statements that sort take `sorted`, the others `params`.
+  const sorted = [...params];
+  const order = orderSql(def, decoded.order, match, sorted, 'm');
+  const page = `LIMIT $${sorted.length + 1} OFFSET $${sorted.length + 2}`;
   let rows: Array<DbRow & { total?: number }>;
   let total: number;
   if (where.filtered) {
@@ -111,22 +114,22 @@ export async function listRecords<N extends string>(db: Database, def: ResourceD
     // The page sorted out of at most cap + 1 matches, each row carrying how many there are.
     const head = await db.query<DbRow & { total: number }>(
       `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM (SELECT ${COLUMNS} ${from} LIMIT ${cap + 1}) AS m ORDER BY ${order} ${page}`,
-      [...params, limit, offset],
+      [...sorted, limit, offset],
     );
     const matched = head.length > 0 ? Number(head[0].total) : offset === 0 ? 0 : await cappedCount(db, from, params);
     if (matched <= cap) {
       rows = head;
       total = matched;
     } else {
-      rows = await db.query<DbRow>(`SELECT ${COLUMNS} ${from} ORDER BY ${order} ${page}`, [...params, limit, offset]);
+      rows = await db.query<DbRow>(`SELECT ${COLUMNS} FROM ${t} AS m WHERE ${where.sql} ORDER BY ${order} ${page}`, [...sorted, limit, offset]);
       total = await estimatedTotal(db, `SELECT 1 ${from}`, params, limit, offset, rows.length);
     }
   } else {
     // One round trip: the count rides along as an uncorrelated subquery (evaluated once).
-    const countSql = `SELECT n FROM resource_counts WHERE resource = $${params.length + 3} AND city = $1`;
+    const countSql = `SELECT n FROM resource_counts WHERE resource = $${sorted.length + 3} AND city = $1`;
     rows = await db.query<DbRow & { total: number }>(
-      `SELECT ${COLUMNS}, (${countSql}) AS total FROM ${t} WHERE ${where.sql} ORDER BY ${order} ${page}`,
-      [...params, limit, offset, def.name],
+      `SELECT ${COLUMNS}, (${countSql}) AS total FROM ${t} AS m WHERE ${where.sql} ORDER BY ${order} ${page}`,
+      [...sorted, limit, offset, def.name],
     );
     if (rows.length > 0) total = Number(rows[0].total ?? 0);
     else total = Number((await db.query<{ n: number }>('SELECT n FROM resource_counts WHERE resource = $1 AND city = $2', [def.name, city]))[0]?.n ?? 0);

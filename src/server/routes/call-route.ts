@@ -16,12 +16,13 @@ import { deniedFields, type OwnedRows } from '../../shared/ability';
 import { withoutFields } from '../revisions/field-access';
 import type { Action, ApiCall, ResourceDef } from '../../shared/registry';
 import type { City, Profile } from '../../shared/roles';
-import { authorize, ownedRowsFor } from '../auth/authorize';
+import { authorize, ownedRowsFor, referenceAccess } from '../auth/authorize';
 import type { Database } from '../db/database';
 import { storageCity } from '../db/resource-tables';
 import type { CallSchema } from '../openapi/call-schema';
 import { idParamOf, literalCityOf, routeKey, toRoutePath } from '../paths';
 import { findCity } from '../repositories/city-repository';
+import type { ReferenceAccess } from '../repositories/record-query';
 import { HttpError } from '../http-error';
 import { checkedByHandler, serializeAsIs, throwIfInvalid, throwIfPathOutOfRange } from '../plugins/validation';
 import { cityOfRows, idsOfCall } from './row-city';
@@ -47,6 +48,8 @@ export interface CallContext {
   unreadable: string[];
   /** Fields the caller may not write by this call's permission (create, update: `x-permissions`). */
   unwritable: string[];
+  /** How the caller reads the resources this one's `x-ref` fields name (`referenceAccess`: search and sort by their titles). */
+  references: (resource: string) => ReferenceAccess | null;
 }
 
 export interface CallRoute {
@@ -155,6 +158,7 @@ export function registerCall(app: FastifyInstance, route: CallRoute): void {
           owned,
           unreadable: deniedFields(authorized.ability, 'read', route.def),
           unwritable: route.permission === 'create' || route.permission === 'update' ? deniedFields(authorized.ability, route.permission, route.def) : [],
+          references: referenceAccess(authorized, app.resources, named),
         };
         // Field permissions: the fields the caller may not read leave every answer of rows.
         const answer = withoutFields(route.def, await route.handler(ctx), ctx.unreadable);

@@ -24,7 +24,7 @@ import type { Queryable } from '../db/database';
 import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { recordBatches } from '../repositories/record-batches';
-import { listWhere, readListQuery, type Match } from '../repositories/record-query';
+import { listWhere, readListQuery, type Match, type ReferenceAccess } from '../repositories/record-query';
 import { translatorFor, type Translate } from '../translator';
 
 /** The most rows an export answers. */
@@ -92,13 +92,6 @@ export interface CsvExport {
    * reference columns hold ids only.
    */
   references?: (resource: string) => ReferenceAccess | null;
-}
-
-/** How a caller reads a referenced resource: its definition, storage city key and conditions (own rows included). */
-export interface ReferenceAccess {
-  def: ResourceDef;
-  city: string;
-  match: Match;
 }
 
 /** A column of an export: a field, or the names of the rows a reference field names. */

@@ -13,9 +13,8 @@
  */
 import { deniedFields } from '../../shared/ability';
 import type { FastifyInstance } from 'fastify';
-import { ownedRowsOf } from '../../shared/ability';
 import { exportable } from '../../shared/list-export';
-import { authorize, ownedRowsFor } from '../auth/authorize';
+import { authorize, ownedRowsFor, referenceAccess } from '../auth/authorize';
 import { storageCity } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { EXPORT_QUERY, pathParams } from '../openapi/call-schemas';
@@ -49,21 +48,18 @@ export function registerListExportRoute(app: FastifyInstance): void {
       throwIfInvalid(request);
       const { city } = authorized;
       const list = def.api.list;
+      const references = referenceAccess(authorized, app.resources, city.name);
       return sendCsvExport(reply, {
         db: app.db,
         def,
         city: storageCity(def, city.name),
         query: request.query as Record<string, unknown>,
-        match: { where: list.where, exclude: list.exclude, owner: ownedRowsFor(authorized, 'read', def), unreadable: deniedFields(authorized.ability, 'read', def) },
+        match: { where: list.where, exclude: list.exclude, owner: ownedRowsFor(authorized, 'read', def), unreadable: deniedFields(authorized.ability, 'read', def), references },
         columns: def.list.columns,
         allowed: Object.keys(def.schema.properties),
         language: request.headers['accept-language'],
         // The names of referenced rows, as the caller reads that resource's list.
-        references: (name) => {
-          const ref = app.resources.get(name);
-          const owned = ref && authorized.ability.can('read', name) ? ownedRowsOf(authorized.ability, 'read', name, ref) : undefined;
-          return ref && owned ? { def: ref, city: storageCity(ref, city.name), match: { where: ref.api.list.where, exclude: ref.api.list.exclude, owner: owned } } : null;
-        },
+        references,
       });
     },
   );

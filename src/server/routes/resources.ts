@@ -73,6 +73,7 @@ function crudHandler(def: ResourceDef, op: ApiOperation, call: ApiCall, resource
           where: { ...match.where, ...fieldParams(def, c.request.params) },
           owner: c.owned,
           unreadable: c.unreadable,
+          references: c.references,
         });
     case 'create':
       return (c: CallContext) =>
