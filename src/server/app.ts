@@ -97,7 +97,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   // App plugins. Validation and serialization from the routes' schemas (plugins/validation.ts).
   registerErrorHandler(app);
   registerValidation(app);
-  registerJobs(app, db, resources, jobs);
+  registerJobs(app, db, resources, { staleMs: config.jobStaleMs, ...jobs });
   registerOutbox(app);
   await registerAuth(app, { db, config });
   await registerConsole(app, config.consoleDir);
