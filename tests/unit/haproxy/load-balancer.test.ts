@@ -107,6 +107,9 @@ beforeAll(async () => {
       '  option forwardfor',
       '  option redispatch',
       '  retries 3',
+      // A request whose server connection ends without an answer (a process closing it as it
+      // stops) is sent again to another process (docs/deployment.md 'The proxy').
+      '  retry-on conn-failure empty-response response-timeout',
       'frontend fe',
       `  bind 127.0.0.1:${port}`,
       '  default_backend console',
@@ -429,7 +432,7 @@ describe.skipIf(!run)('two processes behind HAProxy', () => {
           by.push(servedBy(r) ?? '');
           await r.arrayBuffer();
         } catch (err) {
-          statuses.push(String(err));
+          statuses.push(`${String(err)} ${String((err as Error).cause ?? '')}`);
         }
       }
     };
