@@ -67,6 +67,9 @@ export async function buildApp({ db, config, logger = false, resources = registr
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
+    // A request that reaches a stopping process on a connection still open is answered as usual,
+    // not 503: the proxy sent it before it saw the process draining (docs/deployment.md).
+    return503OnClosing: false,
   });
   app.decorate('db', db);
   app.decorate('config', config);
@@ -97,7 +100,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   // App plugins. Validation and serialization from the routes' schemas (plugins/validation.ts).
   registerErrorHandler(app);
   registerValidation(app);
-  registerJobs(app, db, resources, jobs);
+  registerJobs(app, db, resources, { staleMs: config.jobStaleMs, ...jobs });
   registerOutbox(app);
   await registerAuth(app, { db, config });
   await registerConsole(app, config.consoleDir);

@@ -90,6 +90,11 @@ export interface Config {
   s3: S3Settings | null;
   /** On SIGTERM, how long running requests may take before the process ends anyway, in ms (SHUTDOWN_GRACE_MS, default 10,000). */
   shutdownGraceMs: number;
+  /**
+   * A running job whose heartbeat is older than this was left by a process that died, and another
+   * process takes it over, in ms (JOB_STALE_MS, default 30,000; src/server/jobs/job-runner.ts).
+   */
+  jobStaleMs: number;
 }
 
 /** OpenStreetMap's standard tiles and their credit: the default tile layer of the maps. */
@@ -167,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const sessionIdleMinutes = int(env, 'SESSION_IDLE_MINUTES', 120, 0, 525_600, problems);
   const sessionMaxHours = int(env, 'SESSION_MAX_HOURS', 24 * 14, 1, 24 * 366, problems);
   const shutdownGraceMs = int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000, problems);
+  const jobStaleMs = int(env, 'JOB_STALE_MS', 30_000, 1000, 3_600_000, problems);
   let s3: S3Settings | null = null;
   const bucket = env.S3_BUCKET?.trim();
   if (bucket) {
@@ -212,5 +218,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     sessionMaxHours,
     s3,
     shutdownGraceMs,
+    jobStaleMs,
   };
 }

@@ -13,6 +13,12 @@ export const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: '
 /** A stored file name: 32 lower-case hex digits and one of the extensions. */
 export const FILE_NAME = /^[0-9a-f]{32}\.(?:jpg|png|gif|pdf)$/;
 
+/**
+ * A stored file kept for the server only, never served (`GET /files/` and `files:copy` take
+ * FILE_NAME only): an uploaded CSV file while its import runs (src/server/import/import-file.ts).
+ */
+export const IMPORT_FILE_NAME = /^import-[0-9a-f]{32}\.csv$/;
+
 /** The URL path of a stored file. */
 export function fileUrl(name: string): string {
   return `/files/${name}`;

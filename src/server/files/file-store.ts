@@ -17,7 +17,7 @@ import type { Readable } from 'node:stream';
 import type { S3Settings } from '../config';
 
 export type { S3Settings };
-import { FILE_NAME } from './file-names';
+import { FILE_NAME, IMPORT_FILE_NAME } from './file-names';
 
 /** What a store knows of a stored file without reading it. */
 export interface FileInfo {
@@ -41,7 +41,7 @@ export interface FileStore {
   readonly location: string;
   /** Stores bytes under a new random name with extension `ext`; resolves to the name. */
   save(bytes: Uint8Array, ext: string): Promise<string>;
-  /** Stores bytes under `name` (a FILE_NAME): whole or not at all; the demo files and `files:copy`. */
+  /** Stores bytes under `name` (a FILE_NAME or IMPORT_FILE_NAME): whole or not at all; the demo files, `files:copy`, CSV imports. */
   put(name: string, bytes: Uint8Array): Promise<void>;
   /** The size and entity tag of a stored file; null when there is none. */
   info(name: string): Promise<FileInfo | null>;
@@ -56,9 +56,9 @@ export interface FileStore {
 }
 
 
-/** Throws unless `name` is a stored file name (FILE_NAME): no path or key can be made of anything else. */
+/** Throws unless `name` is a stored file name (FILE_NAME or IMPORT_FILE_NAME): no path or key can be made of anything else. */
 export function checkName(name: string): string {
-  if (!FILE_NAME.test(name)) throw new Error(`not a stored file name: ${name}`);
+  if (!FILE_NAME.test(name) && !IMPORT_FILE_NAME.test(name)) throw new Error(`not a stored file name: ${name}`);
   return name;
 }
 

@@ -17,7 +17,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -25,6 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import iconv from 'iconv-lite';
 import { CSV_IMPORT_EXTENSION, CSV_IMPORT_MAX_BYTES, type CsvImportEncoding } from '../../shared/csv-import';
+import type { FileStore } from '../files/file-store';
 import { sniff } from '../files/sniff';
 import { HttpError } from '../http-error';
 import { translatorFor } from '../translator';
@@ -66,6 +67,35 @@ export async function openImportFolder(dataDir: string): Promise<{ dir: string; 
   const dir = temporary ? await mkdtemp(join(tmpdir(), 'city-console-imports-')) : join(dataDir, 'imports');
   await mkdir(dir, { recursive: true });
   return { dir, close: async () => (temporary ? rm(dir, { recursive: true, force: true }) : undefined) };
+}
+
+/**
+ * Copies a received file into the file store (an S3 bucket with several processes: the job may run
+ * in another process, docs/deployment.md) under a new `import-<32 hex>.csv` name (IMPORT_FILE_NAME,
+ * never served). Resolves to that name. Errors: the store's.
+ */
+export async function storeImportFile(store: FileStore, path: string): Promise<string> {
+  const name = `import-${randomBytes(16).toString('hex')}.csv`;
+  await store.put(name, await readFile(path));
+  return name;
+}
+
+/**
+ * Fetches the stored import file `name` from `store` into a new file of `dir` (the pass reads a local
+ * file, in a worker thread), for whichever process runs the job. Resolves to its path; the caller
+ * removes it. Errors: the file is not in the store (an import whose file was removed), the store's.
+ */
+export async function fetchImportFile(store: FileStore, name: string, dir: string): Promise<string> {
+  const body = await store.read(name);
+  if (!body) throw new Error(`the uploaded file ${name} is not in the file store`);
+  const path = join(dir, `${randomBytes(16).toString('hex')}.csv`);
+  try {
+    await pipeline(body, createWriteStream(path, { flags: 'wx' }));
+  } catch (err) {
+    await rm(path, { force: true });
+    throw err;
+  }
+  return path;
 }
 
 /**

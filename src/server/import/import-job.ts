@@ -9,19 +9,23 @@
  * - `cancelled` after a cancel, `failed` after an error or after the server stopped or died during
  *   it: the runner has undone every batch written (the journal), so nothing half-written stays; a
  *   log line says why. An import is not tried again (one attempt).
- * The uploaded file is removed when the import ends; a large import queues the statistics refresh
- * of its table (src/server/jobs/housekeeping.ts).
+ * The uploaded file waits in the file store (the local folder, or the bucket that every process
+ * reads: the attempt may run in any process, docs/deployment.md); an attempt fetches it into its
+ * process's import folder. It is removed from the store when the import ends; a large import queues
+ * the statistics refresh of its table (src/server/jobs/housekeeping.ts).
  */
 import { rm } from 'node:fs/promises';
 import type { CsvImportEncoding, ImportKind } from '../../shared/csv-import';
 import { importDeclaration } from '../../shared/csv-import';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
+import type { FileStore } from '../files/file-store';
 import { HttpError } from '../http-error';
 import { ANALYZE_AFTER_ROWS, ANALYZE_DELAY_MS, ANALYZE_JOB } from '../jobs/housekeeping';
 import type { JobKind, JobRunner, StopReason } from '../jobs/job-runner';
 import { translatorFor } from '../translator';
 import { bulkLoading, patchImport, readImport, writeBatch, writeLogs } from './import-repository';
+import { fetchImportFile } from './import-file';
 import { runImportPass } from './pass-thread';
 
 /** The kind of the import jobs. */
@@ -33,8 +37,10 @@ export interface ImportPayload {
   kind: ImportKind;
   /** The city key of the rows. */
   city: string;
-  /** The uploaded file in the import folder. */
-  path: string;
+  /** The uploaded file's name in the file store (IMPORT_FILE_NAME; ./import-file.ts `storeImportFile`). */
+  stored?: string;
+  /** The uploaded file in the import folder of the process that received it (jobs queued by earlier versions). */
+  path?: string;
   encoding: CsvImportEncoding;
   /** The uploader's Accept-Language (the log's language). */
   language: string | null;
@@ -69,7 +75,17 @@ const STOP_MESSAGE: Record<StopReason, string> = {
 };
 
 /** The import job kind over `resources`, run by `jobs` (see the top of this file). */
-export function importJob(db: Database, resources: ReadonlyMap<string, ResourceDef>, jobs: JobRunner): JobKind<ImportPayload> {
+export function importJob(
+  db: Database,
+  resources: ReadonlyMap<string, ResourceDef>,
+  jobs: JobRunner,
+  files: { store: FileStore; dir: string },
+): JobKind<ImportPayload> {
+  /** Removes the uploaded file once the import has ended (from the store, or an earlier version's local one). */
+  const removeFile = async (p: ImportPayload) => {
+    if (p.stored) await files.store.remove(p.stored);
+    if (p.path) await rm(p.path, { force: true });
+  };
   return {
     kind: IMPORT_JOB,
     maxAttempts: 1,
@@ -78,13 +94,15 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       const { def, imports, log } = defsOf(resources, p.resource);
       const entry = await readImport(db, imports, p.city, p.import);
       const counts = { done_rows: 0, created_rows: 0, updated_rows: 0, success_rows: 0, error_rows: 0, warning_rows: 0 };
+      // The file as this process reads it: fetched from the file store into the import folder.
+      const path = p.stored ? await fetchImportFile(files.store, p.stored, files.dir) : p.path!;
       await bulkLoading(db, def, true);
       try {
         await runImportPass(db, {
           def,
           declaration: importDeclaration(p.kind, resources),
           city: p.city,
-          path: p.path,
+          path,
           encoding: p.encoding,
           language: p.language ?? undefined,
           resources,
@@ -120,6 +138,7 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
         if (err instanceof HttpError && err.detail) await writeLogs(db, log, p.city, p.import, [{ row: 0, column: null, level: 'error', message: err.detail }]);
         throw err;
       } finally {
+        if (p.stored) await rm(path, { force: true });
         await bulkLoading(db, def, false, await othersRunning(db, job.id, p.resource)).catch(() => undefined);
       }
     },
@@ -136,7 +155,7 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       const t = translatorFor(p.language ?? undefined);
       const summary = { created: entry.created_rows ?? 0, updated: entry.updated_rows ?? 0, errors: entry.error_rows ?? 0, warnings: entry.warning_rows ?? 0 };
       await writeLogs(tx, log, p.city, p.import, [{ row: 0, column: null, level: 'info', message: t('validation.import.summary', summary) }]);
-      await rm(p.path, { force: true });
+      await removeFile(p);
     },
     async settled(tx, job, end, reason) {
       if (end === 'retry') return;
@@ -148,7 +167,7 @@ export function importJob(db: Database, resources: ReadonlyMap<string, ResourceD
       await writeLogs(tx, log, p.city, p.import, [
         { row: 0, column: null, level: reason === 'cancelled' ? 'info' : 'error', message: t(STOP_MESSAGE[reason]) },
       ]);
-      await rm(p.path, { force: true });
+      await removeFile(p);
     },
   };
 }

@@ -5,8 +5,9 @@
  * uploads, `update` cancels, `read` the rest.
  * - POST /{city}/api/import-csv/ and /{city}/api/import-csv-mall/ (multipart field `file`):
  *   `?dry_run=true` → 200 `DryRunAnswer`, nothing written; else the file's header is checked and its
- *   rows counted, a history entry and its job stored, → 202 `ImportState` at once (the job imports
- *   in the background: ./import-job.ts). The same file (SHA-256) imported before in the city → 409
+ *   rows counted, the file copied into the file store (any process may run the job), a history
+ *   entry and its job stored, → 202 `ImportState` at once (the job imports in the background:
+ *   ./import-job.ts). The same file (SHA-256) imported before in the city → 409
  *   `duplicate_file` unless `confirm_duplicate=true`. Refusals (./import-file.ts, ./csv-rows.ts):
  *   400 `validation` with the message, 413 `too_large`; nothing is stored.
  * - GET /{city}/api/import-csv/{id}/ → 200 `ImportState` (progress while it runs).
@@ -26,7 +27,7 @@ import { answer, errorAnswers, ref } from '../openapi/components';
 import { checkedByHandler, throwIfInvalid } from '../plugins/validation';
 import { translatorFor } from '../translator';
 import { registerImportDownloads } from './import-downloads';
-import { fileEncoding, openImportFolder, receiveFile } from './import-file';
+import { fileEncoding, openImportFolder, receiveFile, storeImportFile } from './import-file';
 import { IMPORT_JOB, importJob, type ImportPayload } from './import-job';
 import { countRows } from './import-pass';
 import { createImport, findDuplicate, patchImport, readImport, stateOf } from './import-repository';
@@ -50,7 +51,7 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
   const { imports } = found;
   const { db, resources } = app;
   const folder = await openImportFolder(app.config.dataDir);
-  app.jobs.define(importJob(db, resources, app.jobs));
+  app.jobs.define(importJob(db, resources, app.jobs, { store: app.files, dir: folder.dir }));
   app.addHook('onClose', () => folder.close());
   addImportSchemas(app);
 
@@ -62,7 +63,6 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
     const declaration = importDeclaration(kind, resources);
     const def = resources.get(declaration.resource)!;
     const file = await receiveFile(request, folder.dir);
-    let kept = false;
     try {
       const encoding = await fileEncoding(language, file);
       const duplicate = await findDuplicate(db, imports, city.name, file.sha256);
@@ -87,6 +87,8 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
       if (duplicate !== null && !truthy(query.confirm_duplicate))
         throw new HttpError('duplicate_file', { detail: translatorFor(language)('errors.duplicate_file') });
       const { header, rows } = await countRows(file.path, encoding, declaration, language);
+      // The job may run in another process: it reads the file from the file store (./import-file.ts).
+      const stored = await storeImportFile(app.files, file.path);
       const id = await db.transaction(async (tx) => {
         const entry = await createImport(
           tx,
@@ -115,7 +117,7 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
           import: entry,
           kind,
           city: city.name,
-          path: file.path,
+          stored,
           encoding,
           language: typeof language === 'string' ? language : null,
           user: profile.id,
@@ -123,12 +125,14 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
         };
         await patchImport(tx, imports, entry, { job: await app.jobs.enqueue(tx, IMPORT_JOB, { ...payload }) });
         return entry;
+      }).catch(async (err: unknown) => {
+        await app.files.remove(stored).catch(() => undefined);
+        throw err;
       });
-      kept = true;
       app.jobs.poke();
       return { status: 202, body: stateOf(await readImport(db, imports, city.name, id)) };
     } finally {
-      if (!kept) await rm(file.path, { force: true });
+      await rm(file.path, { force: true });
     }
   }
 

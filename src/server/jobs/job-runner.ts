@@ -19,6 +19,7 @@
  * transaction would block every other request.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
@@ -67,7 +68,8 @@ export async function enqueueJob(tx: Queryable, kind: string, payload: Record<st
 
 /** The job runner of one process on one database (see the top of this file). */
 export class JobRunner {
-  readonly worker = randomUUID();
+  /** This runner in `jobs.worker`: `<host>:<process id>:<random>`, so an operator sees which process runs a job. */
+  readonly worker = `${hostname()}:${process.pid}:${randomUUID()}`;
   private readonly kinds = new Map<string, JobKind<never>>();
   private readonly active = new Map<number, { stop: (reason: 'cancelled' | 'interrupted') => void; done: Promise<void> }>();
   private readonly options: RunnerOptions;

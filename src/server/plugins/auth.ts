@@ -10,9 +10,12 @@
  * while it is being read wait for that one reading: without this, every call in flight when an entry
  * expired read the profile too (under 50 connections, more readings than calls;
  * docs/performance.md 'Under load'). Any revocation or failed refresh in this process clears the
- * cache at once, and a reading begun before it is not kept; other processes (several servers on one
- * PostgreSQL) see a logout, or a change of role or cities, within that time.
+ * cache at once, and a reading begun before it is not kept; it tells the other processes (several
+ * servers on one PostgreSQL) with a NOTIFY on AUTH_CACHE_CHANNEL, and they clear theirs as it
+ * arrives (within milliseconds of the commit). A notification lost while a process's LISTEN
+ * connection was down is covered by clearing when it is back, and by the AUTH_CACHE_MS bound.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { COOKIE_ACCESS } from '../../shared/constants';
 import type { ResourceDef } from '../../shared/registry';
@@ -20,6 +23,7 @@ import type { Profile } from '../../shared/roles';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { createTokenService, loadTokenSecret, type AccessClaims, type TokenService } from '../auth/tokens';
+import { publish, subscribe } from '../events/live-channel';
 import { isApiPath } from '../paths';
 import { loadProfile } from '../repositories/user-repository';
 import { touchSession } from '../auth/sessions';
@@ -54,6 +58,8 @@ interface Cached {
 }
 
 const CACHE_MAX_ENTRIES = 10_000;
+/** The NOTIFY channel that tells every process to forget its cached profiles. */
+export const AUTH_CACHE_CHANNEL = 'auth_cache';
 /** Calls that write a user (001 7.1, 7.2: users, account, confirm, reset, my-number). */
 /** The token refresh call (001 7.1): not a use of the session. */
 const REFRESH_CALL = /^\/[^/?]+\/api\/refresh-token(\?|$)/;
@@ -67,23 +73,39 @@ export async function registerAuth(app: FastifyInstance, deps: { db: Database; c
   const reading = new Map<string, Promise<Cached | null>>();
   /** Bumped by every clearing, so a reading begun before one is not kept. */
   let generation = 0;
-  const forget = () => {
+  const forgetHere = () => {
     generation++;
     cache.clear();
     reading.clear();
   };
+  // Every process forgets too (several servers on one PostgreSQL, docs/deployment.md): a NOTIFY on
+  // AUTH_CACHE_CHANNEL, sent once the change is committed; this process ignores its own.
+  const origin = randomUUID();
+  const forget = async () => {
+    forgetHere();
+    await publish(deps.db, AUTH_CACHE_CHANNEL, { o: origin }).catch((err: Error) => app.log.error(`auth cache: notifying the other processes failed: ${err.message}`));
+  };
+  const unsubscribe = await subscribe(deps.db, AUTH_CACHE_CHANNEL, (payload) => {
+    if (payload.o !== origin) forgetHere();
+  });
+  // Notifications sent while the LISTEN connection was down are lost: forget what may have changed.
+  const unrestored = deps.db.onListenRestored(forgetHere);
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    unrestored();
+  });
   const ttl = deps.config.authCacheMs;
   // Revocations (logout, reuse of a spent refresh token) must end cached sessions of this process at once.
   const tokens: TokenService = {
     ...base,
     async rotateRefresh(token) {
       const next = await base.rotateRefresh(token);
-      if (!next) forget();
+      if (!next) await forget();
       return next;
     },
     async revokeFamily(family) {
       await base.revokeFamily(family);
-      forget();
+      await forget();
     },
   };
   app.decorate('tokens', tokens);
@@ -120,7 +142,7 @@ export async function registerAuth(app: FastifyInstance, deps: { db: Database; c
   // profiles say: they are forgotten before the answer leaves, so the client's next call reads the
   // user again (a verification mail asked for right after a new address must see it unverified).
   app.addHook('onSend', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && USER_WRITE.test(request.url)) forget();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && USER_WRITE.test(request.url)) await forget();
   });
 
   app.addHook('onRequest', async (request) => {

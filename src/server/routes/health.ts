@@ -6,7 +6,8 @@
  *   knows is applied, else 503 `{status, reason}`: `draining` (the process got SIGTERM and is
  *   finishing its requests: main.ts), `database` (the query failed; its message stays in the log),
  *   `migrations` (with the names still pending). A proxy sends new requests only to ready processes.
- * Both answer `Cache-Control: no-store`.
+ * Both answer `Cache-Control: no-store`. While draining, every answer of the process says
+ * `Connection: close`.
  */
 import type { FastifyInstance } from 'fastify';
 import { pendingMigrations } from '../db/migrations';
@@ -53,6 +54,12 @@ const STATUS = {
 /** Registers /healthz and /readyz and the `draining` flag (false until main.ts sets it). */
 export function registerHealthRoutes(app: FastifyInstance): void {
   app.decorate('draining', false);
+  // While draining, every answer closes its connection: a proxy keeps no idle connection to this
+  // process that it could reuse at the moment the process closes it (the client would see the
+  // connection dropped, not an answer).
+  app.addHook('onSend', async (_request, reply) => {
+    if (app.draining) reply.header('connection', 'close');
+  });
   app.get(
     '/healthz',
     {
