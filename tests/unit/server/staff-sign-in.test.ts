@@ -6,8 +6,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { FREE_FAILURES } from '../../../src/server/auth/sign-in-throttle';
 import { totpCode } from '../../../src/server/auth/second-factor';
 import { hashRefreshToken } from '../../../src/server/auth/tokens';
+import { BACKGROUND_HEADER } from '../../../src/shared/sessions';
 import { buildApp } from '../../../src/server/app';
-import { bearer, createTestApp, login, testConfig, type TestApp } from './helpers';
+import { bearer, createTestApp, login, testConfig, type Session, type TestApp } from './helpers';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
@@ -327,6 +328,24 @@ describe('sessions', () => {
     // A session in use is refreshed.
     const fresh = await login(t.app, 'operator');
     expect((await refresh(fresh)).statusCode).toBe(200);
+  });
+
+  it('counts only calls at a user’s action as use: live streams, background calls and the refresh leave a session idle', async () => {
+    const refresh = (s: { refreshToken: string }) => post('/kobe/api/refresh-token', { refresh_token: s.refreshToken });
+    const account = (s: Session, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: '/default/api/users/account', headers: { ...bearer(s), ...headers } });
+    const idleSince = (s: { refreshToken: string }) =>
+      t.db.query("UPDATE user_sessions SET last_used_at = now() - interval '121 minutes' WHERE family = (SELECT family FROM refresh_tokens WHERE token_hash = $1)", [hashRefreshToken(s.refreshToken)]);
+    const polled = await login(t.app, 'operator-akita');
+    const used = await login(t.app, 'operator-akita');
+    await idleSince(polled);
+    await idleSince(used);
+    // An open console left alone: its live streams open again (EventSource's Accept) and its own reads are marked.
+    expect((await account(polled, { accept: 'text/event-stream' })).statusCode).toBe(200);
+    expect((await account(polled, { [BACKGROUND_HEADER]: '1' })).statusCode).toBe(200);
+    // A user's call.
+    expect((await account(used)).statusCode).toBe(200);
+    expect((await refresh(polled)).statusCode).toBe(406);
+    expect((await refresh(used)).statusCode).toBe(200);
   });
 });
 
