@@ -39,6 +39,7 @@ import { registerRevisionRoutes } from './revisions/revision-routes';
 import { registerSessionRoutes } from './routes/session';
 import { registerUserRoutes } from './routes/users';
 import { registerMfaRoutes } from './routes/mfa-routes';
+import { registerTotpSecrets } from './auth/secret-box';
 import { registerStatisticRoutes } from './statistics/routes';
 import { registerDashboardRoutes } from './statistics/dashboard';
 import { registerDataCheckRoutes } from './data-check/data-check-routes';
@@ -113,6 +114,7 @@ export async function buildApp({ db, config, logger = false, resources = registr
   registerConsoleManifestRoute(app, manifests);
   registerMapSettingsRoute(app, config);
   registerUserRoutes(app);
+  await registerTotpSecrets(app);
   registerMfaRoutes(app);
   registerNoticeStream(app);
   registerChatUnreadRoutes(app);

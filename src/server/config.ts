@@ -75,6 +75,13 @@ export interface Config {
    * password (src/server/routes/mfa-routes.ts).
    */
   requireMfaRoles: string[];
+  /**
+   * Key sealing the TOTP secrets at rest (MFA_SECRET_KEY, 32 characters or more; src/server/auth/secret-box.ts).
+   * null: outside production a key derived from the token secret; in production no TOTP.
+   */
+  mfaSecretKey: string | null;
+  /** Earlier MFA_SECRET_KEY values, only to open (MFA_SECRET_KEY_PREVIOUS, comma-separated; key rotation). */
+  mfaSecretKeysPrevious: string[];
   /** WebAuthn relying party id (WEBAUTHN_RP_ID, a host name); null = the host of each request. */
   webauthnRpId: string | null;
   /** WebAuthn origin the browser reports (WEBAUTHN_ORIGIN, e.g. https://console.example.jp); null = the request's own origin. */
@@ -166,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const roleNames: readonly string[] = ROLES;
   const requireMfaRoles = (env.REQUIRE_MFA_ROLES ?? '').split(',').map((r) => r.trim()).filter(Boolean);
   for (const r of requireMfaRoles) if (!roleNames.includes(r)) problems.push(`REQUIRE_MFA_ROLES: unknown role ${r} (expected some of ${roleNames.join(', ')})`);
+  const mfaSecretKey = env.MFA_SECRET_KEY?.trim() || null;
+  if (mfaSecretKey && mfaSecretKey.length < 32) problems.push('MFA_SECRET_KEY: expected at least 32 characters');
+  const mfaSecretKeysPrevious = (env.MFA_SECRET_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
   const webauthnRpId = env.WEBAUTHN_RP_ID?.trim() || null;
   if (webauthnRpId && !/^[a-z0-9.-]+$/i.test(webauthnRpId)) problems.push('WEBAUTHN_RP_ID: expected a host name such as console.example.jp');
   const webauthnOrigin = env.WEBAUTHN_ORIGIN?.trim() ? origin('WEBAUTHN_ORIGIN', '') : null;
@@ -212,6 +222,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     publicUrl,
     appUrl,
     requireMfaRoles,
+    mfaSecretKey,
+    mfaSecretKeysPrevious,
     webauthnRpId,
     webauthnOrigin,
     sessionIdleMinutes,

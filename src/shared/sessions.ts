@@ -18,3 +18,11 @@ export interface SessionInfo {
   /** The caller's own session. */
   current: boolean;
 }
+
+/**
+ * The header by which the console marks a call it makes by itself, not at a user's action (a read
+ * again after a live stream's break, an import's progress polls): such a call, like the refresh
+ * call and a live stream (`Accept: text/event-stream`), is no use of the session for its idle
+ * limit (SESSION_IDLE_MINUTES; src/server/auth/sessions.ts `isSessionUse`). Value `1`.
+ */
+export const BACKGROUND_HEADER = 'X-Background-Request';

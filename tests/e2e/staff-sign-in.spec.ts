@@ -163,3 +163,33 @@ test.describe('sessions', () => {
     expect((await page.request.get('/default/api/users/account')).status()).toBe(401);
   });
 });
+
+test.describe('the Administrator’s user list', () => {
+  test('resets a user’s factors and ends all of its sessions with the list’s buttons', async ({ page, request }) => {
+    const username = await createOperator(request);
+    // The user enrols a TOTP and holds a session (through the API: the list is what is tested here).
+    const session = (await (await request.post('/default/api/login', { data: { username, password: PASSWORD } })).json()) as { token: string };
+    const auth = { Authorization: `Bearer ${session.token}` };
+    const { secret } = (await (await request.post('/default/api/users/mfa/totp/setup', { headers: auth, data: {} })).json()) as { secret: string };
+    expect((await request.post('/default/api/users/mfa/totp/enable', { headers: auth, data: { code: codeOf(secret) } })).status()).toBe(200);
+    const passwordStep = async () => (await (await request.post('/default/api/login', { data: { username, password: PASSWORD } })).json()) as Record<string, unknown>;
+    expect(await passwordStep()).toMatchObject({ mfa_required: true });
+
+    await signInQuickly(page, 'administrator', '/kobe/user');
+    await page.getByPlaceholder('検索').fill(username);
+    await page.getByPlaceholder('検索').press('Enter');
+    const row = page.getByRole('row', { name: new RegExp(username) });
+    await expect(row).toHaveCount(1);
+
+    await row.getByRole('button', { name: `二要素認証をリセット ${username}` }).click();
+    await page.getByRole('button', { name: 'はい' }).click();
+    await expect(page.locator('.ant-message')).toBeVisible();
+    // The password alone signs the user in again (it enrols anew when it wants to).
+    await expect.poll(async () => (await passwordStep()).mfa_required ?? false).toBe(false);
+
+    expect((await request.get('/default/api/users/account', { headers: auth })).status()).toBe(200);
+    await row.getByRole('button', { name: `全端末をログアウト ${username}` }).click();
+    await page.getByRole('button', { name: 'はい' }).click();
+    await expect.poll(async () => (await request.get('/default/api/users/account', { headers: auth })).status()).toBe(401);
+  });
+});

@@ -89,14 +89,15 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
   // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written
   noticeRef.current = onNotice;
 
-  const load = useCallback(async () => {
+  // `background`: a read again after a stream's break, no use of the session (BACKGROUND_HEADER).
+  const load = useCallback(async (background = false) => {
     const want = new Set(kindsKey.split(','));
     const next: Partial<Record<BellKind, number>> = {};
     const jobs: Promise<void>[] = [];
-    if (want.has('notice')) jobs.push(request<{ count?: number }>(`${base}/notify-operator/unread_count/`).then((r) => void (next.notice = Number(r?.count ?? 0))));
+    if (want.has('notice')) jobs.push(request<{ count?: number }>(`${base}/notify-operator/unread_count/`, { background }).then((r) => void (next.notice = Number(r?.count ?? 0))));
     if (want.has('dish')) {
       jobs.push(
-        request<{ dish_report_count?: number; review_report_count?: number }>(`${base}/dish-report/notification/`).then((r) => {
+        request<{ dish_report_count?: number; review_report_count?: number }>(`${base}/dish-report/notification/`, { background }).then((r) => {
           for (const [kind, total] of [['dish', Number(r?.dish_report_count ?? 0)], ['review', Number(r?.review_report_count ?? 0)]] as const) {
             const key = seenKey(city, userId, kind);
             const { shown, seen } = unseen(total, readSeen(key));
@@ -106,7 +107,7 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
         }),
       );
     }
-    if (want.has('matching')) jobs.push(request<{ count?: number }>(`${base}/matching/notification/`).then((r) => void (next.matching = Number(r?.count ?? 0))));
+    if (want.has('matching')) jobs.push(request<{ count?: number }>(`${base}/matching/notification/`, { background }).then((r) => void (next.matching = Number(r?.count ?? 0))));
     await Promise.allSettled(jobs);
     // Unchanged counts keep the state, so the top bar does not render again after every navigation.
     setCounts((c) => (Object.entries(next).every(([kind, n]) => c[kind as BellKind] === n) ? c : { ...c, ...next }));
@@ -135,7 +136,7 @@ export function useBellCounts(city: string, onNotice?: (n: LiveNotice) => void):
           noticeRef.current?.(notice);
         },
       },
-      () => void loadRef.current(),
+      () => void loadRef.current(true),
     );
   }, [live, base]);
 

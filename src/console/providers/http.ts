@@ -12,6 +12,7 @@
  */
 import { DEFAULT_CITY, TOKEN_REFRESH_INTERVAL_MS } from '@/shared/constants';
 import { errorKey, type ErrorCode } from '@/shared/errors';
+import { BACKGROUND_HEADER } from '@/shared/sessions';
 import { currentLanguage, i18n } from '../i18n';
 import { ApiRequestError } from './api-error';
 import { setMaintenance } from './maintenance';
@@ -28,6 +29,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The Accept header (default application/json; e.g. text/csv for an export). */
   accept?: string;
+  /** A call the console makes by itself, not at a user's action: sent with BACKGROUND_HEADER (no use of the session for its idle limit). */
+  background?: boolean;
 }
 
 /** localStorage key of the time (ms) of the last successful refresh, shared by every tab. */
@@ -98,6 +101,7 @@ async function toError(res: Response): Promise<ApiRequestError> {
 
 function send(path: string, opts: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json', 'Accept-Language': currentLanguage() };
+  if (opts.background) headers[BACKGROUND_HEADER] = '1';
   let body: string | undefined;
   if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';

@@ -8,12 +8,14 @@
  * - A code is accepted once: the time step it was made for must be later than the last accepted one
  *   (so a code seen over a shoulder is refused in its window), which `verifyCode` records atomically.
  * - A recovery code is spent by its use.
- * The TOTP secret is kept as it is (the server must compute codes from it), like the other secrets
- * of the database (TOKEN_SECRET's stand-in); backups carry it.
+ * The TOTP secret (enabled and pending) is kept sealed with AES-256-GCM under MFA_SECRET_KEY
+ * (./secret-box.ts): `box` is the app's `totpSecrets`, null when TOTP is unavailable (production
+ * without the key: enrolment fails with a logged error).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Queryable } from '../db/database';
+import { totpContext, type SecretBox } from './secret-box';
 import { hashRefreshToken } from './tokens';
 
 /** Recovery codes made at enrolment. */
@@ -76,13 +78,19 @@ export function enrolled(f: Factors): boolean {
  * secret, kept as pending (an earlier pending one is replaced; an enabled one stays until the new one
  * is confirmed). Answers the secret (base32, for manual entry) and its `otpauth://` URL (for the QR code).
  */
-export async function beginTotp(db: Queryable, userId: number, username: string): Promise<{ secret: string; otpauth_url: string }> {
+export async function beginTotp(db: Queryable, box: SecretBox | null, userId: number, username: string): Promise<{ secret: string; otpauth_url: string }> {
   const secret = new Secret({ size: 20 }).base32;
   await db.query(
     'INSERT INTO user_totp (user_id, pending_secret) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET pending_secret = EXCLUDED.pending_secret',
-    [userId, secret],
+    [userId, sealing(box).seal(secret, totpContext(userId))],
   );
   return { secret, otpauth_url: totpOf(secret, username).toString() };
+}
+
+/** The box, or the error of an app without one (production without MFA_SECRET_KEY: answered 500, logged). */
+function sealing(box: SecretBox | null): SecretBox {
+  if (!box) throw new Error('TOTP is unavailable: MFA_SECRET_KEY is not set (required in production)');
+  return box;
 }
 
 /** The time step `code` is right for under `secret` (now, one step either way), or null. */
@@ -106,10 +114,10 @@ function newRecoveryCodes(): string[] {
  * code's step is spent, and new recovery codes replace the old ones. Answers the recovery codes (to
  * show once), or null when there is no pending secret or the code is wrong.
  */
-export async function enableTotp(db: Queryable, userId: number, code: string, now = Date.now()): Promise<string[] | null> {
+export async function enableTotp(db: Queryable, box: SecretBox | null, userId: number, code: string, now = Date.now()): Promise<string[] | null> {
   const [row] = await db.query<{ pending_secret: string | null }>('SELECT pending_secret FROM user_totp WHERE user_id = $1', [userId]);
   if (!row?.pending_secret) return null;
-  const step = stepOf(row.pending_secret, code, now);
+  const step = stepOf(sealing(box).open(row.pending_secret, totpContext(userId)), code, now);
   if (step === null) return null;
   await db.query('UPDATE user_totp SET secret = pending_secret, pending_secret = NULL, enabled_at = now(), last_step = $2 WHERE user_id = $1', [userId, step]);
   const codes = newRecoveryCodes();
@@ -121,12 +129,13 @@ export async function enableTotp(db: Queryable, userId: number, code: string, no
 /**
  * Checks a second-factor code of user `userId`: a TOTP code of a step later than the last accepted
  * one (which it then becomes), or an unused recovery code (which it spends). Answers which it was,
- * or null (wrong, reused, or the user has no TOTP).
+ * or null (wrong, reused, or the user has no TOTP). Errors: SecretBoxError when a six-digit code
+ * meets a secret no key opens (fails closed; recovery codes do not need the secret).
  */
-export async function verifyCode(db: Queryable, userId: number, code: string, now = Date.now()): Promise<'totp' | 'recovery' | null> {
+export async function verifyCode(db: Queryable, box: SecretBox | null, userId: number, code: string, now = Date.now()): Promise<'totp' | 'recovery' | null> {
   const [row] = await db.query<{ secret: string | null }>('SELECT secret FROM user_totp WHERE user_id = $1', [userId]);
-  if (row?.secret) {
-    const step = stepOf(row.secret, code, now);
+  if (row?.secret && /^\d{6}$/.test(normalized(code))) {
+    const step = stepOf(sealing(box).open(row.secret, totpContext(userId)), code, now);
     if (step !== null) {
       const spent = await db.query('UPDATE user_totp SET last_step = $2 WHERE user_id = $1 AND last_step < $2 RETURNING 1', [userId, step]);
       return spent.length > 0 ? 'totp' : null;

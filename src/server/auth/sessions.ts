@@ -8,13 +8,16 @@
  * whose sign-in the spec keeps unchanged): a
  * session unused for `SESSION_IDLE_MINUTES` or older than `SESSION_MAX_HOURS` is refused at its next
  * refresh (406 `session_expired`, the spec's expired-session flow, 001 8) and its family revoked.
- * "Used" means an API call made with its access token, the refresh call excepted (the console's
- * refresh timer runs while a tab is merely open); a process writes it at most once a TOUCH_EVERY_S.
+ * "Used" means an API call made with its access token at a user's action (`isSessionUse`): not the
+ * refresh call (the console's refresh timer runs while a tab is merely open), not a live stream
+ * (EventSource's `Accept: text/event-stream`, sent again at each reconnection), not a call the
+ * console marks with BACKGROUND_HEADER (src/shared/sessions.ts); a process writes it at most once a
+ * TOUCH_EVERY_S. So an open console left alone goes idle; any other client's calls all count.
  */
 import { UAParser } from 'ua-parser-js';
 import type { Queryable } from '../db/database';
 import type { TokenService } from './tokens';
-import type { SessionInfo } from '../../shared/sessions';
+import { BACKGROUND_HEADER, type SessionInfo } from '../../shared/sessions';
 
 export type { SessionInfo };
 
@@ -47,6 +50,20 @@ export async function recordSession(
     session.userAgent.slice(0, 512),
     session.ip,
   ]);
+}
+
+/** The token refresh call (001 7.1). */
+const REFRESH_CALL = /^\/[^/?]+\/api\/refresh-token(\?|$)/;
+const BACKGROUND = BACKGROUND_HEADER.toLowerCase();
+
+/**
+ * Whether a call is a use of its session for the idle limit: false for the refresh call, a live
+ * stream (`Accept: text/event-stream`) and a call marked `X-Background-Request: 1`; true otherwise.
+ */
+export function isSessionUse(request: { url: string; headers: Record<string, string | string[] | undefined> }): boolean {
+  if (REFRESH_CALL.test(request.url)) return false;
+  if (String(request.headers.accept ?? '').includes('text/event-stream')) return false;
+  return request.headers[BACKGROUND] !== '1';
 }
 
 const touched = new Map<string, number>();

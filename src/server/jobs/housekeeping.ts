@@ -2,10 +2,11 @@
  * Housekeeping jobs of the one job runner (docs/architecture.md 'Jobs'): fresh planner statistics of a
  * resource table after a large load (`ANALYZE`; PGlite runs no autovacuum, PostgreSQL's would come
  * later), queued by the load itself so its own end is not held up by them; and an hourly run that
- * prunes expired tokens and vacuums PGlite's tables.
+ * prunes expired tokens and ended sessions and vacuums PGlite's tables.
  */
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
+import { pruneSessions } from '../auth/sessions';
 import { FORGET_AFTER_S } from '../auth/sign-in-throttle';
 import { tableName } from '../db/resource-tables';
 import type { JobKind } from './job-kind';
@@ -50,6 +51,8 @@ export interface HousekeepingResult {
   refreshTokens: number;
   userTokens: number;
   signInFailures: number;
+  /** Rows of sessions whose refresh family no longer lives (src/server/auth/sessions.ts `pruneSessions`). */
+  sessions: number;
   /** Revisions older than REVISION_DAYS (src/server/revisions/): deleted rows among them leave the recycle bin. */
   revisions: number;
   vacuumed: number;
@@ -57,7 +60,8 @@ export interface HousekeepingResult {
 
 /**
  * One housekeeping run (docs/architecture.md 'Jobs'): deletes expired refresh tokens (an expired
- * token can be neither used nor reused: its row only counts against the table), one-time user tokens
+ * token can be neither used nor reused: its row only counts against the table), the rows of sessions
+ * whose refresh family no longer lives (revoked or expired), one-time user tokens
  * a day past their end (until then a link still says it expired), forgotten sign-in failures and
  * revisions older than `options.revisionDays` (REVISION_DAYS, default 400), in transactions of at most 1,000 rows; on PGlite,
  * which runs no autovacuum, `VACUUM (ANALYZE)` of every table one statement at a time, so requests
@@ -77,6 +81,7 @@ export async function keepHouse(db: Database, between: () => Promise<void> = asy
   const result: HousekeepingResult = {
     refreshTokens: await prune('DELETE FROM refresh_tokens WHERE id IN (SELECT id FROM refresh_tokens WHERE expires_at < now() LIMIT $1) RETURNING 1'),
     userTokens: await prune("DELETE FROM user_tokens WHERE id IN (SELECT id FROM user_tokens WHERE expires_at < now() - interval '1 day' LIMIT $1) RETURNING 1"),
+    sessions: await pruneSessions(db),
     signInFailures: await prune(`DELETE FROM sign_in_failures WHERE username IN (SELECT username FROM sign_in_failures WHERE last_failure_at < now() - make_interval(secs => ${FORGET_AFTER_S}) LIMIT $1) RETURNING 1`),
     revisions: await prune(`DELETE FROM revisions WHERE id IN (SELECT id FROM revisions WHERE at < now() - make_interval(days => ${Math.floor(revisionDays)}) LIMIT $1) RETURNING 1`),
     vacuumed: 0,
@@ -103,7 +108,7 @@ export function housekeepingJob(db: Database, enqueue: (tx: Queryable, delayMs: 
     maxAttempts: 2,
     async run({ checkpoint }) {
       const r = await keepHouse(db, checkpoint, options);
-      log(`housekeeping: ${r.refreshTokens} expired refresh tokens, ${r.userTokens} one-time tokens, ${r.signInFailures} sign-in failure records, ${r.revisions} revisions removed; ${r.vacuumed} tables vacuumed`);
+      log(`housekeeping: ${r.refreshTokens} expired refresh tokens, ${r.sessions} ended sessions, ${r.userTokens} one-time tokens, ${r.signInFailures} sign-in failure records, ${r.revisions} revisions removed; ${r.vacuumed} tables vacuumed`);
     },
     completed: (tx) => enqueue(tx, HOUSEKEEPING_EVERY_MS).then(() => undefined),
     settled: async (tx, _job, end) => {

@@ -26,7 +26,7 @@ import { createTokenService, loadTokenSecret, type AccessClaims, type TokenServi
 import { publish, subscribe } from '../events/live-channel';
 import { isApiPath } from '../paths';
 import { loadProfile } from '../repositories/user-repository';
-import { touchSession } from '../auth/sessions';
+import { isSessionUse, touchSession } from '../auth/sessions';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,8 +61,6 @@ const CACHE_MAX_ENTRIES = 10_000;
 /** The NOTIFY channel that tells every process to forget its cached profiles. */
 export const AUTH_CACHE_CHANNEL = 'auth_cache';
 /** Calls that write a user (001 7.1, 7.2: users, account, confirm, reset, my-number). */
-/** The token refresh call (001 7.1): not a use of the session. */
-const REFRESH_CALL = /^\/[^/?]+\/api\/refresh-token(\?|$)/;
 const USER_WRITE = /\/api\/users\/|\/reset_password_operator\//;
 
 /** Installs the token service and the `onRequest` hook that fills `request.profile`. */
@@ -153,7 +151,7 @@ export async function registerAuth(app: FastifyInstance, deps: { db: Database; c
     if (!entry?.profile) return;
     request.profile = entry.profile;
     request.tokenFamily = entry.claims.family;
-    // A use of the session for its idle limit (auth/sessions.ts); the refresh timer's call is none.
-    if (!REFRESH_CALL.test(request.url)) await touchSession(deps.db, entry.claims.family);
+    // A use of the session for its idle limit (auth/sessions.ts): not the refresh, a stream or a background call.
+    if (isSessionUse(request)) await touchSession(deps.db, entry.claims.family);
   });
 }

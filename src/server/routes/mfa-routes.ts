@@ -111,7 +111,7 @@ export function registerMfaRoutes(app: FastifyInstance): void {
     const token = text(b, 'mfa_token')!;
     const user = await tokenUser(request, token, 'verify');
     await refuseWhileThrottled(db, user.username);
-    const used = await verifyCode(db, user.userId, text(b, 'code')!);
+    const used = await verifyCode(db, app.totpSecrets, user.userId, text(b, 'code')!);
     if (!used) return failed(request, user, 'code', 'code', 'security.errors.codeWrong');
     if (used === 'recovery') await event(request, 'mfa_recovery_code_used', user.userId, { left: (await factorsOf(db, user.userId)).recoveryCodesLeft });
     return signedIn(request, reply, user, token, used);
@@ -153,14 +153,14 @@ export function registerMfaRoutes(app: FastifyInstance): void {
   app.post('/default/api/users/mfa/totp/setup', { schema: S.totpSetup }, async (request) => {
     const who = await enroller(request);
     throwIfInvalid(request);
-    return beginTotp(db, who.userId, who.username);
+    return beginTotp(db, app.totpSecrets, who.userId, who.username);
   });
 
   app.post('/default/api/users/mfa/totp/enable', { config: limited, schema: S.totpEnable }, async (request, reply) => {
     const who = await enroller(request);
     throwIfInvalid(request);
     if (who.token) await refuseWhileThrottled(db, who.username);
-    const codes = await enableTotp(db, who.userId, text(body(request), 'code')!);
+    const codes = await enableTotp(db, app.totpSecrets, who.userId, text(body(request), 'code')!);
     if (!codes) {
       if (who.token) return failed(request, who, 'totp_enrolment', 'code', 'security.errors.codeWrong');
       throw new HttpError('validation', { fieldErrors: fieldError('code', 'security.errors.codeWrong') });

@@ -1,5 +1,5 @@
 // Housekeeping on the job runner (src/server/jobs/housekeeping.ts, docs/architecture.md 'Jobs'):
-// expired tokens and old sign-in failures pruned, PGlite's tables vacuumed, one hourly chain of runs
+// expired tokens, ended sessions and old sign-in failures pruned, PGlite's tables vacuumed, one hourly chain of runs
 // that goes on after each run. On PGlite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashRefreshToken } from '../../../src/server/auth/tokens';
@@ -22,10 +22,13 @@ const housekeepingJobs = () =>
   );
 
 describe('housekeeping', () => {
-  it('removes expired refresh tokens, old one-time tokens and forgotten sign-in failures, and keeps what is live', async () => {
-    const [expired, live] = [await login(t.app, 'police'), await login(t.app, 'police')];
+  it('removes expired refresh tokens, ended sessions, old one-time tokens and forgotten sign-in failures, and keeps what is live', async () => {
+    const [expired, live, ended] = [await login(t.app, 'police'), await login(t.app, 'police'), await login(t.app, 'police')];
     const [{ id: police }] = await t.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'police'");
     await t.db.query("UPDATE refresh_tokens SET expires_at = now() - interval '1 minute' WHERE token_hash = $1", [hashRefreshToken(expired.refreshToken)]);
+    await t.db.query('UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = $1', [hashRefreshToken(ended.refreshToken)]);
+    const familyOf = async (s: { refreshToken: string }) => (await t.db.query<{ family: string }>('SELECT family::text AS family FROM refresh_tokens WHERE token_hash = $1', [hashRefreshToken(s.refreshToken)]))[0].family;
+    const liveFamily = await familyOf(live);
     await t.db.query(
       `INSERT INTO user_tokens (user_id, kind, token_hash, expires_at) VALUES
          ($1, 'reset_password', 'old', now() - interval '2 days'), ($1, 'reset_password', 'recent', now() - interval '1 hour')`,
@@ -35,7 +38,9 @@ describe('housekeeping', () => {
       "INSERT INTO sign_in_failures (username, failures, last_failure_at) VALUES ('old-try', 3, now() - interval '2 hours'), ('new-try', 3, now())",
     );
     const result = await keepHouse(t.db);
-    expect(result).toMatchObject({ refreshTokens: 1, userTokens: 1, signInFailures: 1 });
+    expect(result).toMatchObject({ refreshTokens: 1, sessions: 2, userTokens: 1, signInFailures: 1 });
+    // The session rows of the expired and the revoked family went; the live one's stays.
+    expect((await t.db.query<{ family: string }>('SELECT family::text AS family FROM user_sessions WHERE user_id = $1', [police])).map((r) => r.family)).toEqual([liveFamily]);
     expect(result.vacuumed > 0).toBe(t.db.kind === 'pglite');
     expect((await t.db.query("SELECT token_hash FROM user_tokens WHERE token_hash IN ('old', 'recent')")).map((r) => (r as { token_hash: string }).token_hash)).toEqual(['recent']);
     expect((await t.db.query('SELECT username FROM sign_in_failures ORDER BY username')).map((r) => (r as { username: string }).username)).toEqual(['new-try']);

@@ -2,11 +2,13 @@
 // codes, the per-account throttle for codes, REQUIRE_MFA_ROLES, an Administrator's reset, sessions a
 // user lists and ends, and the idle and absolute limits. Through Fastify inject on a real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { FREE_FAILURES } from '../../../src/server/auth/sign-in-throttle';
 import { totpCode } from '../../../src/server/auth/second-factor';
 import { hashRefreshToken } from '../../../src/server/auth/tokens';
-import { bearer, createTestApp, login, type TestApp } from './helpers';
+import { BACKGROUND_HEADER } from '../../../src/shared/sessions';
+import { buildApp } from '../../../src/server/app';
+import { bearer, createTestApp, login, testConfig, type Session, type TestApp } from './helpers';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
@@ -38,6 +40,14 @@ async function securityEvents(action: string, user: number): Promise<Array<Recor
     [action, user],
   );
   return rows.map((r) => r.detail);
+}
+
+/** Enrols a TOTP for `username` on `app` (no checks on the way); answers the secret. */
+async function enrolOn(app: FastifyInstance, username: string): Promise<string> {
+  const session = await login(app, username);
+  const { secret } = (await app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/setup', payload: {}, headers: bearer(session) })).json() as { secret: string };
+  await app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/enable', payload: { code: totpCode(secret) }, headers: bearer(session) });
+  return secret;
 }
 
 /** Enrols a TOTP for a signed-in user; answers the secret and the recovery codes. */
@@ -176,6 +186,90 @@ describe('REQUIRE_MFA_ROLES', () => {
   });
 });
 
+describe('TOTP secrets at rest', () => {
+  const KEY_A = 'a'.repeat(16) + 'first-key-of-the-test';
+  const KEY_B = 'b'.repeat(16) + 'second-key-of-the-test';
+
+  /** Another app on the same database as `on`, with `env`; its log lines are kept. */
+  async function appOn(on: TestApp, env: Record<string, string>): Promise<{ app: FastifyInstance; log: string[] }> {
+    const log: string[] = [];
+    const app = await buildApp({ db: on.db, config: testConfig(env), logger: { level: 'info', stream: { write: (line: string) => void log.push(line) } } });
+    await app.ready();
+    return { app, log };
+  }
+
+  const stored = async (db: TestApp['db'], id: number) => (await db.query<{ secret: string }>('SELECT secret FROM user_totp WHERE user_id = $1', [id]))[0].secret;
+
+  /** The password step and a code (the next step's, unused) on `app`: the answer. */
+  async function signIn(app: FastifyInstance, username: string, secret: string, at: number) {
+    const first = await app.inject({ method: 'POST', url: '/default/api/login', payload: { username, password: 'demo1234' } });
+    const { mfa_token } = first.json() as { mfa_token: string };
+    return app.inject({ method: 'POST', url: '/default/api/login/mfa', payload: { mfa_token, code: totpCode(secret, at) } });
+  }
+
+  it('stores the secret sealed; rewrites a secret in clear at start; a wrong key fails closed and logs why; a previous key opens and is rotated', async () => {
+    const sealed = await createTestApp({ MFA_SECRET_KEY: KEY_A });
+    const apps: FastifyInstance[] = [];
+    try {
+      const id = Number((await sealed.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'operator'"))[0].id);
+      const session = await login(sealed.app, 'operator');
+      const setup = await sealed.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/setup', payload: {}, headers: bearer(session) });
+      const { secret } = setup.json() as { secret: string };
+      expect((await sealed.db.query<{ pending_secret: string }>('SELECT pending_secret FROM user_totp WHERE user_id = $1', [id]))[0].pending_secret).not.toContain(secret);
+      const enabled = await sealed.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/enable', payload: { code: totpCode(secret) }, headers: bearer(session) });
+      expect(enabled.statusCode).toBe(200);
+      const recovery = (enabled.json() as { recovery_codes: string[] }).recovery_codes;
+      const a = await stored(sealed.db, id);
+      expect(a).toMatch(/^v1:[0-9a-f]{8}:/);
+      expect(a).not.toContain(secret);
+      expect((await signIn(sealed.app, 'operator', secret, Date.now() + 30_000)).statusCode).toBe(200);
+
+      // A secret stored in clear (before sealing existed) is sealed at the next start, and still signs in.
+      await sealed.db.query('UPDATE user_totp SET secret = $2, last_step = 0 WHERE user_id = $1', [id, secret]);
+      const restarted = await appOn(sealed, { MFA_SECRET_KEY: KEY_A });
+      apps.push(restarted.app);
+      expect(await stored(sealed.db, id)).toMatch(new RegExp(`^${a.slice(0, 12)}`));
+      expect(await stored(sealed.db, id)).not.toContain(secret);
+      expect((await signIn(restarted.app, 'operator', secret, Date.now())).statusCode).toBe(200);
+
+      // Another key: the start logs the users it cannot open; a code fails closed, without a stack; a recovery code still works.
+      const underA = await stored(sealed.db, id);
+      const wrong = await appOn(sealed, { MFA_SECRET_KEY: KEY_B });
+      apps.push(wrong.app);
+      expect(wrong.log.join('\n')).toMatch(/TOTP secrets of 1 users open under no key/);
+      const refused = await signIn(wrong.app, 'operator', secret, Date.now() + 30_000);
+      expect(refused.statusCode).toBe(500);
+      expect(refused.json()).toEqual({ detail: expect.any(String), code: 'server_error' });
+      expect(refused.body).not.toMatch(/SecretBoxError|at .*\.ts|v1:/);
+      expect(wrong.log.join('\n')).toMatch(/neither MFA_SECRET_KEY .* nor one of MFA_SECRET_KEY_PREVIOUS/);
+      expect(await stored(sealed.db, id)).toBe(underA);
+      const first = await wrong.app.inject({ method: 'POST', url: '/default/api/login', payload: { username: 'operator', password: 'demo1234' } });
+      const { mfa_token } = first.json() as { mfa_token: string };
+      expect((await wrong.app.inject({ method: 'POST', url: '/default/api/login/mfa', payload: { mfa_token, code: recovery[0] } })).statusCode).toBe(200);
+
+      // Rotation: the new key with the old one as previous rewrites the secret under the new key.
+      const rotated = await appOn(sealed, { MFA_SECRET_KEY: KEY_B, MFA_SECRET_KEY_PREVIOUS: KEY_A });
+      apps.push(rotated.app);
+      expect(await stored(sealed.db, id)).not.toBe(underA);
+      expect(await stored(sealed.db, id)).toMatch(/^v1:[0-9a-f]{8}:/);
+      expect((await signIn(rotated.app, 'operator', secret, Date.now() + 30_000)).statusCode).toBe(200);
+    } finally {
+      for (const app of apps) await app.close();
+      await sealed.close();
+    }
+  });
+
+  it('in production, refuses to start without MFA_SECRET_KEY while a TOTP secret is stored', async () => {
+    const dev = await createTestApp();
+    try {
+      await enrolOn(dev.app, 'operator');
+      await expect(buildApp({ db: dev.db, config: testConfig({ NODE_ENV: 'production' }) })).rejects.toThrow(/MFA_SECRET_KEY is required in production/);
+    } finally {
+      await dev.close();
+    }
+  });
+});
+
 describe('sessions', () => {
   it('lists the caller’s sessions with browser and system; ends one, and its access token is refused', async () => {
     const sign = (ua: string) => t.app.inject({ method: 'POST', url: '/default/api/login', payload: { username: 'advertiser', password: 'demo1234' }, headers: { 'user-agent': ua } });
@@ -234,6 +328,24 @@ describe('sessions', () => {
     // A session in use is refreshed.
     const fresh = await login(t.app, 'operator');
     expect((await refresh(fresh)).statusCode).toBe(200);
+  });
+
+  it('counts only calls at a user’s action as use: live streams, background calls and the refresh leave a session idle', async () => {
+    const refresh = (s: { refreshToken: string }) => post('/kobe/api/refresh-token', { refresh_token: s.refreshToken });
+    const account = (s: Session, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: '/default/api/users/account', headers: { ...bearer(s), ...headers } });
+    const idleSince = (s: { refreshToken: string }) =>
+      t.db.query("UPDATE user_sessions SET last_used_at = now() - interval '121 minutes' WHERE family = (SELECT family FROM refresh_tokens WHERE token_hash = $1)", [hashRefreshToken(s.refreshToken)]);
+    const polled = await login(t.app, 'operator-akita');
+    const used = await login(t.app, 'operator-akita');
+    await idleSince(polled);
+    await idleSince(used);
+    // An open console left alone: its live streams open again (EventSource's Accept) and its own reads are marked.
+    expect((await account(polled, { accept: 'text/event-stream' })).statusCode).toBe(200);
+    expect((await account(polled, { [BACKGROUND_HEADER]: '1' })).statusCode).toBe(200);
+    // A user's call.
+    expect((await account(used)).statusCode).toBe(200);
+    expect((await refresh(polled)).statusCode).toBe(406);
+    expect((await refresh(used)).statusCode).toBe(200);
   });
 });
 

@@ -112,7 +112,8 @@ export function startImport(city: string, kind: ImportKind, file: File, confirmD
 
 /** An import's state and progress. Errors: `ApiRequestError`. */
 export function fetchImportState(city: string, id: number, signal?: AbortSignal): Promise<ImportState> {
-  return request<ImportState>(importStatePath(city, id), { signal });
+  // Read again every IMPORT_POLL_MS while it runs: no use of the session (BACKGROUND_HEADER).
+  return request<ImportState>(importStatePath(city, id), { signal, background: true });
 }
 
 /** Cancels a running import: everything it wrote is rolled back; answers its state (`cancelled`). */

@@ -52,7 +52,7 @@ export function useImportLog({ city, id, page, level, running }: LogQuery) {
     queryFn: ({ signal }) => {
       const filters = level ? [{ field: 'level', operator: 'eq', value: level }] : [];
       const query = encodeListQuery(getResource('csv_import_log'), { pagination: { currentPage: page, pageSize: IMPORT_PAGE_SIZE }, filters });
-      return request<ListAnswer<LogLine>>(importLogPath(city, id!), { query, signal });
+      return request<ListAnswer<LogLine>>(importLogPath(city, id!), { query, signal, background: running });
     },
     enabled: id !== null,
     placeholderData: (previous) => previous,
