@@ -46,6 +46,7 @@ import type { FormPatchContext } from './form-context';
 import { DateTimeWidget, DateWidget } from './widgets/date-widget';
 import { GeoPointWidget } from './widgets/geo-point-widget';
 import { MapAreaWidget } from './widgets/map-area-widget';
+import { ReadOnlyWidget } from './widgets/read-only-widget';
 import { RefSelectWidget } from './widgets/ref-select-widget';
 import { SwitchWidget } from './widgets/switch-widget';
 import { TagsWidget } from './widgets/tags-widget';
@@ -78,6 +79,7 @@ const widgets = {
   upload: UploadWidget,
   'geo-point': GeoPointWidget,
   'map-area': MapAreaWidget,
+  'read-only': ReadOnlyWidget,
 };
 
 /**
