@@ -6,6 +6,7 @@
  *   resource, page, statistic (and its fixed filters), role and icon; every `extends` resolves; `remove`, `order` and `after` name
  *   entries of the base set; within a city's set no two entries share a key or a route;
  * - every resource an `x-ref` names declares its `x-resource.titleField`;
+ * - every field the server sets (src/shared/server-fields.ts) is `readOnly` in its schema;
  * - every language folder of locales/ has the namespace files and keys of locales/ja, no key is in
  *   two files, and every i18n key a schema or manifest names exists.
  * Exits 1 with one line per problem. `VALIDATE_ROOT=dir` checks another tree of the same layout (tests).
@@ -20,6 +21,7 @@ import { ROLES, type MenuSet } from '../src/shared/roles';
 import { MENU_ICONS, PAGES } from '../src/shared/pages';
 import { statisticLabelKeys, statisticOf, statisticProblems } from '../src/shared/statistics';
 import { LANGUAGES } from '../src/shared/constants';
+import { serverFieldProblems } from '../src/shared/server-fields';
 
 const root = process.env.VALIDATE_ROOT ?? resolve(import.meta.dirname, '..');
 const problems: string[] = [];
@@ -58,6 +60,9 @@ for (const def of resources.values()) {
     if (p['x-ref'] && !resources.get(p['x-ref'])?.titleField) problems.push(`schemas/${def.schema.$id}.schema.json: field '${k}' refers to '${p['x-ref']}', which declares no x-resource.titleField (the name its references show)`);
   }
 }
+
+// Fields the server sets (src/shared/server-fields.ts) are readOnly in their schemas.
+problems.push(...serverFieldProblems(resources));
 
 const manifests: Record<string, Manifest> = {};
 for (const f of (await readdir(join(root, 'menus'))).filter((f) => f.endsWith('.json')).sort()) {

@@ -7,6 +7,7 @@
  * delivered to that many members; the back-to-top button stays clear of the save bar.
  */
 import { expect, test, type Page } from './fixtures';
+import { createI18n } from '../../src/shared/i18n';
 import { clickInPopup, screenshot, signInQuickly } from './helpers';
 
 const TYPE_FIELDS: Record<string, string[]> = {
@@ -119,4 +120,18 @@ test('a push to the favourites of a shop picks the shop by name and reaches its 
     expect(push.recipients).toBe(Number(figure));
     expect(push.advertisements).toHaveLength(1);
   }
+});
+
+test("an edit form shows the push's server fields as text, not as inputs; the create form has none", async ({ page }) => {
+  await signInQuickly(page, 'operator', '/kobe/notification/create');
+  await expect(page.locator('#root_title')).toBeVisible();
+  await expect(page.locator('#root_push_status, #root_recipients, #root_read')).toHaveCount(0);
+  const list = (await (await page.request.get('/kobe/api/notification/list-notify/', { params: { limit: 1 } })).json()) as { content: Array<{ id: number; push_status: string }> };
+  const push = list.content[0];
+  await page.goto(`/kobe/notification/edit/${push.id}`);
+  const status = page.locator('#root_push_status');
+  await expect(status).toHaveJSProperty('tagName', 'DIV');
+  await expect(status).toHaveText(createI18n('ja').t(`enums.notification.push_status.${push.push_status}`));
+  await expect(page.locator('.generated-form').getByRole('combobox', { name: '配信状況' })).toHaveCount(0);
+  await expect(page.locator('.generated-form input[disabled], .generated-form .ant-select-disabled')).toHaveCount(0);
 });

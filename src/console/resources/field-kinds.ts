@@ -144,7 +144,8 @@ export const KIND_SCHEMA: Partial<Record<FieldKind, (s: RJSFSchema) => RJSFSchem
 };
 
 /**
- * The uiSchema of one field for a form: its kind's widget, translated enum labels, read-only; the
+ * The uiSchema of one field for a form: its kind's widget, translated enum labels, read-only (a
+ * server-owned scalar shown as text, widget `read-only`); the
  * same for the properties of an object and the items of an array of objects, at every depth.
  */
 export function fieldUiSchema(p: FieldSchema, t: (key: string) => string): UiSchema {
@@ -153,6 +154,8 @@ export function fieldUiSchema(p: FieldSchema, t: (key: string) => string): UiSch
   const labels = enumLabelKeys(p);
   if (labels && enumValues(p)) ui['ui:enumNames'] = labels.map((k) => t(k));
   if (p.readOnly) ui['ui:readonly'] = true;
+  // A server-owned value of one piece shows as text on an edit form (./widgets/read-only-widget), not as a disabled input.
+  if (p.readOnly && !['object', 'array'].includes(baseType(p))) ui['ui:widget'] = 'read-only';
   const props = (p as { properties?: Record<string, FieldSchema> }).properties;
   if (props) for (const [name, child] of Object.entries(props)) ui[name] = fieldUiSchema(child, t);
   const items = p.items as FieldSchema | undefined;

@@ -88,12 +88,16 @@ export function formSections(def: ResourceDef, fields: string[], t: (key: string
 /**
  * Schema and uiSchema of the form. The schema keeps the validation keywords (including `x-future`,
  * `x-after` and `x-messages`) and drops `$id`/`$schema`/`x-resource`, so ajv never caches it by id.
+ * `owned`: the fields the session's own-row limits name (src/shared/ability.ts `ownedRowsOf`, 000 6:
+ * an Advertiser's row names one of its shops); they are required in the form, since the server
+ * refuses a row of that role without them.
  */
 export function buildFormSchema(
   def: ResourceDef,
   mode: FormMode,
   t: (key: string) => string,
   values: Readonly<Record<string, unknown>> = {},
+  owned: readonly string[] = [],
 ): { schema: RJSFSchema; uiSchema: UiSchema } {
   const fields = shownFields(def, mode, values);
   const properties: Record<string, RJSFSchema> = {};
@@ -107,7 +111,7 @@ export function buildFormSchema(
   if (sections.length > 0) uiSchema['ui:options'] = { sections };
   const schema: RJSFSchema = {
     type: 'object',
-    required: (def.schema.required ?? []).filter((f) => fields.includes(f)),
+    required: [...new Set([...(def.schema.required ?? []), ...owned])].filter((f) => fields.includes(f)),
     properties,
     additionalProperties: false,
   };

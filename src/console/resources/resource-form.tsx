@@ -27,6 +27,8 @@ import { Alert, App as AntdApp, Button, Card, Flex, Result, Typography, theme } 
 import Form from '@rjsf/antd';
 import type { IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
+import { useAbility } from '@casl/react';
+import { ownedRowsOf, type AppAbility } from '@/shared/ability';
 import { getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
 import { Loading } from '../components/loading';
@@ -44,6 +46,7 @@ import type { FormPatchContext } from './form-context';
 import { DateTimeWidget, DateWidget } from './widgets/date-widget';
 import { GeoPointWidget } from './widgets/geo-point-widget';
 import { MapAreaWidget } from './widgets/map-area-widget';
+import { ReadOnlyWidget } from './widgets/read-only-widget';
 import { RefSelectWidget } from './widgets/ref-select-widget';
 import { SwitchWidget } from './widgets/switch-widget';
 import { TagsWidget } from './widgets/tags-widget';
@@ -76,6 +79,7 @@ const widgets = {
   upload: UploadWidget,
   'geo-point': GeoPointWidget,
   'map-area': MapAreaWidget,
+  'read-only': ReadOnlyWidget,
 };
 
 /**
@@ -135,8 +139,14 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
   const formData = useMemo(() => (draft ?? (loaded ? formValues(def, loaded) : undefined)), [def, draft, loaded]);
   // The fields that apply to the values (`x-visible-when`): the schema changes only when they do.
   const shown = shownFields(def, mode, formData ?? {}).join();
+  // The fields the session's own-row limits name (an Advertiser's shop): required, the server refuses a row without them.
+  const ability = useAbility<AppAbility>();
+  const owned = useMemo(
+    () => (ownedRowsOf(ability, mode === 'edit' ? 'update' : 'create', def.name, def) ?? []).filter((o) => !o.through).map((o) => o.field),
+    [ability, mode, def],
+  );
   // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt when the shown fields change, not on every keystroke
-  const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k), formData ?? {}), [def, mode, t, shown]);
+  const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k), formData ?? {}, owned), [def, mode, t, shown, owned]);
   // A row stored under an older schema opens with its failing fields marked (docs/architecture.md 'Changing an entity').
   const stored = useStoredRowErrors(schema, mode === 'edit' ? loaded : undefined, formData, transformErrors);
   // The map widgets set several fields in one step (./form-context): a point's two coordinates.

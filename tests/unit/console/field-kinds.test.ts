@@ -19,7 +19,7 @@ const translators = Object.fromEntries(LANGUAGES.map((l) => [l, createI18n(l)]))
 const ja = (k: string) => translators.ja.t(k);
 
 /** Widget names the form registers (resource-form.tsx) plus RJSF's own (antd theme and core). */
-const CUSTOM_WIDGETS = ['switch', 'tags', 'clock', 'ref', 'upload', 'geo-point', 'map-area'];
+const CUSTOM_WIDGETS = ['switch', 'tags', 'clock', 'ref', 'upload', 'geo-point', 'map-area', 'read-only'];
 const RJSF_WIDGETS = ['select', 'updown', 'textarea', 'date', 'date-time', 'color', 'password', 'text', 'hidden', 'checkbox', 'radio', 'range', 'email', 'uri'];
 
 function widgetsOf(uiSchema: UiSchema): string[] {

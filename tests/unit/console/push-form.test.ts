@@ -30,6 +30,8 @@ describe('push form', () => {
     const edit = Object.keys(buildFormSchema(def, 'edit', t, { type: 'all' }).schema.properties!);
     expect(edit).toEqual(expect.arrayContaining(['push_status', 'read', 'recipients']));
     expect(buildFormSchema(def, 'edit', t, { type: 'all' }).uiSchema.push_status['ui:readonly']).toBe(true);
+    // shown as text on edit (./widgets/read-only-widget), not as a disabled select
+    expect(buildFormSchema(def, 'edit', t, { type: 'all' }).uiSchema.push_status['ui:widget']).toBe('read-only');
   });
 
   it('references are pickers of their rows', () => {

@@ -10,6 +10,7 @@ import { validator } from '@/console/resources/rjsf-validator';
 import { formatValue } from '@/console/resources/format-value';
 import { createI18n } from '@/shared/i18n';
 import { getResource } from '@/shared/registry';
+import { defineAbilityFor, ownedRowsOf } from '@/shared/ability';
 
 const ja = createI18n('ja');
 const t = (k: string, p?: Record<string, unknown>) => ja.t(k, p);
@@ -30,6 +31,17 @@ describe('form schema', () => {
     const edit = buildFormSchema(def, 'edit', t);
     expect(Object.keys(edit.schema.properties!)).toContain('create_at');
     expect(edit.uiSchema.create_at).toMatchObject({ 'ui:readonly': true });
+  });
+
+  it("requires the fields the session's own-row limits name (an Advertiser's shop), only for that session", () => {
+    const def = getResource('flyer');
+    const advertiser = defineAbilityFor({ permission: 'Advertiser', is_captain_department: false, advertisements: [1], assign_city: [{ id: 1, name: 'kobe', name_ja: '神戸市' }] } as never, 'kobe');
+    const owned = (ownedRowsOf(advertiser, 'create', def.name, def) ?? []).map((o) => o.field);
+    expect(owned).toEqual(['advertisement']);
+    expect(buildFormSchema(def, 'create', t, {}, owned).schema.required).toContain('advertisement');
+    expect(buildFormSchema(def, 'create', t).schema.required).not.toContain('advertisement');
+    // A pick of one's shops, not an id to type (work_recruitment and reservation name it by x-ref).
+    for (const name of ['work_recruitment', 'reservation']) expect(buildFormSchema(getResource(name), 'create', t).uiSchema.advertisement).toMatchObject({ 'ui:widget': 'ref' });
   });
 
   it('translates titles and enum labels and picks widgets from x-widget', () => {

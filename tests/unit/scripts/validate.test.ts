@@ -36,6 +36,18 @@ describe('npm run validate', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/all good/);
   });
+  it('names a field the server sets (src/shared/server-fields.ts) that its schema leaves writable', async () => {
+    const r = await validate((dir) =>
+      editJson(join(dir, 'schemas/notification.schema.json'), (s) => {
+        const props = s.properties as Record<string, Record<string, unknown>>;
+        delete props.push_status.readOnly;
+        delete props.created_at.readOnly;
+      }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("schemas/notification.schema.json: field 'push_status' is set by the server (src/shared/server-fields.ts) and must be readOnly");
+    expect(r.out).toContain("schemas/notification.schema.json: field 'created_at' is the row's creation time, set by the server, and must be readOnly");
+  });
   it('names the file and the entry of a menu entry with an unknown resource and icon', async () => {
     const r = await validate((dir) =>
       editJson(join(dir, 'menus/kobe.json'), (m) => {
