@@ -88,12 +88,15 @@ export function formSections(def: ResourceDef, fields: string[], t: (key: string
 /**
  * Schema and uiSchema of the form. The schema keeps the validation keywords (including `x-future`,
  * `x-after` and `x-messages`) and drops `$id`/`$schema`/`x-resource`, so ajv never caches it by id.
+ * Fields of `unwritable` (field permissions, ./field-access.ts) are shown as text
+ * (./fields/read-only-field.tsx) and keep their values.
  */
 export function buildFormSchema(
   def: ResourceDef,
   mode: FormMode,
   t: (key: string) => string,
   values: Readonly<Record<string, unknown>> = {},
+  unwritable: readonly string[] = [],
 ): { schema: RJSFSchema; uiSchema: UiSchema } {
   const fields = shownFields(def, mode, values);
   const properties: Record<string, RJSFSchema> = {};
@@ -101,7 +104,7 @@ export function buildFormSchema(
   for (const name of fields) {
     const prop = def.schema.properties[name];
     properties[name] = fieldFormSchema(prop, t);
-    uiSchema[name] = fieldUiSchema(prop, t);
+    uiSchema[name] = unwritable.includes(name) ? { 'ui:field': 'readOnlyValue', 'ui:options': { prop } } : fieldUiSchema(prop, t);
   }
   const sections = formSections(def, fields, t);
   if (sections.length > 0) uiSchema['ui:options'] = { sections };
