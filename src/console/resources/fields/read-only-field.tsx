@@ -7,7 +7,7 @@
  */
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Form } from 'antd';
+import { Flex, Typography } from 'antd';
 import type { FieldProps } from '@rjsf/utils';
 import type { FieldSchema } from '@/shared/registry';
 import { FieldValue } from '../field-value';
@@ -17,10 +17,12 @@ export function ReadOnlyField({ formData, schema, uiSchema, fieldPathId }: Field
   const { city = '' } = useParams();
   const prop = (uiSchema?.['ui:options'] as { prop?: FieldSchema } | undefined)?.prop;
   return (
-    <Form.Item layout="vertical" label={schema.title} colon={false} extra={t('history.fields.readOnly')} style={{ marginBottom: 16 }}>
-      <div id={fieldPathId.$id} data-testid="read-only-field">
+    <Flex vertical gap={4} style={{ marginBottom: 24 }}>
+      <Typography.Text id={`${fieldPathId.$id}__title`}>{schema.title}</Typography.Text>
+      <div id={fieldPathId.$id} data-testid="read-only-field" aria-labelledby={`${fieldPathId.$id}__title`}>
         <FieldValue prop={prop} value={formData} size={80} resolveRefs city={city} place="detail" />
       </div>
-    </Form.Item>
+      <Typography.Text type="secondary">{t('history.fields.readOnly')}</Typography.Text>
+    </Flex>
   );
 }
