@@ -13,6 +13,7 @@ import { AbilityProvider } from '@casl/react';
 import type { MenuEntry } from '@/shared/manifest';
 import { PAGES } from '@/shared/pages';
 import { registry } from '@/shared/registry';
+import { keepsRevisions } from '@/shared/revisions';
 import { abilityFor } from '../providers/ability';
 import { citiesOf, cityAllowed, fetchAccount } from '../providers/account';
 import { setCity, storedCity } from '../providers/session';
@@ -30,6 +31,7 @@ const resourceList = import('../resources/resource-list');
 const ResourceList = lazy(() => resourceList.then((m) => ({ default: m.ResourceList })));
 const ResourceForm = lazy(() => import('../resources/resource-form').then((m) => ({ default: m.ResourceForm })));
 const ResourceShow = lazy(() => import('../resources/resource-show').then((m) => ({ default: m.ResourceShow })));
+const RecycleBin = lazy(() => import('../resources/recycle-bin').then((m) => ({ default: m.RecycleBin })));
 const SingletonPage = lazy(() => import('../resources/singleton-page').then((m) => ({ default: m.SingletonPage })));
 const ProfilePage = lazy(() => import('./profile-page').then((m) => ({ default: m.ProfilePage })));
 
@@ -76,6 +78,10 @@ function cityRouteTable(entries: readonly MenuEntry[], routes: readonly Resource
     // A copy is a new record: the create permission (access-control-provider.ts: clone → create).
     if (registry.get(r.resource)!.clone) {
       all.push({ path: r.clone, element: <RequireAbility action="create" subject={r.resource}><KeyedByPath>{(path) => <ResourceForm key={path} route={r} mode="clone" />}</KeyedByPath></RequireAbility> });
+    }
+    // The recycle bin: bringing a row back is a create (src/server/revisions/revision-routes.ts).
+    if (keepsRevisions(registry.get(r.resource)!)) {
+      all.push({ path: r.trash, element: <RequireAbility action="create" subject={r.resource}><RecycleBin key={r.identifier} route={r} /></RequireAbility> });
     }
   }
   const everywhere: RouteObject[] = [{ index: true, element: <Navigate to="dashboard" replace /> }, ...all.filter((r) => firstSegment(r.path!).startsWith(':')), { path: '*', element: <RouteFallback /> }];

@@ -6,17 +6,20 @@
 import { matchPath } from 'react-router';
 import { getManifests, resolveManifest, type Manifest, type MenuEntry } from '@/shared/manifest';
 import { registry } from '@/shared/registry';
+import { keepsRevisions } from '@/shared/revisions';
 import { routePaths } from '../resources/resource-routes';
 
 /**
  * The route patterns (relative to /:city) of one manifest entry: a page's route, or a resource's
- * list/create/edit/show, and clone where its schema offers 複製 (`x-resource.clone`).
+ * list/create/edit/show, clone where its schema offers 複製 (`x-resource.clone`), and the recycle
+ * bin where its rows keep revisions.
  */
 function entryPatterns(e: MenuEntry): string[] {
   if (e.page) return [e.route ?? e.page];
   if (!e.resource) return [];
-  const { clone, ...paths } = routePaths(e.route ?? e.resource);
-  return [...Object.values(paths), ...(registry.get(e.resource)?.clone ? [clone] : [])];
+  const { clone, trash, ...paths } = routePaths(e.route ?? e.resource);
+  const def = registry.get(e.resource);
+  return [...Object.values(paths), ...(def?.clone ? [clone] : []), ...(def && keepsRevisions(def) ? [trash] : [])];
 }
 
 /** Every route pattern of every set of the city's manifest, hidden entries and children included. */

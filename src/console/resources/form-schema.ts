@@ -91,6 +91,8 @@ export function formSections(def: ResourceDef, fields: string[], t: (key: string
  * `owned`: the fields the session's own-row limits name (src/shared/ability.ts `ownedRowsOf`, 000 6:
  * an Advertiser's row names one of its shops); they are required in the form, since the server
  * refuses a row of that role without them.
+ * Fields of `unwritable` (field permissions, ./field-access.ts) are shown as text
+ * (./fields/read-only-field.tsx) and keep their values.
  */
 export function buildFormSchema(
   def: ResourceDef,
@@ -98,6 +100,7 @@ export function buildFormSchema(
   t: (key: string) => string,
   values: Readonly<Record<string, unknown>> = {},
   owned: readonly string[] = [],
+  unwritable: readonly string[] = [],
 ): { schema: RJSFSchema; uiSchema: UiSchema } {
   const fields = shownFields(def, mode, values);
   const properties: Record<string, RJSFSchema> = {};
@@ -105,7 +108,7 @@ export function buildFormSchema(
   for (const name of fields) {
     const prop = def.schema.properties[name];
     properties[name] = fieldFormSchema(prop, t);
-    uiSchema[name] = fieldUiSchema(prop, t);
+    uiSchema[name] = unwritable.includes(name) ? { 'ui:field': 'readOnlyValue', 'ui:options': { prop } } : fieldUiSchema(prop, t);
   }
   const sections = formSections(def, fields, t);
   if (sections.length > 0) uiSchema['ui:options'] = { sections };

@@ -29,7 +29,6 @@ import type { IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema } from '@rjsf/utils';
 import { useAbility } from '@casl/react';
 import { ownedRowsOf, type AppAbility } from '@/shared/ability';
-import { getResource } from '@/shared/registry';
 import { errorNotification } from '../providers/error-notification';
 import { Loading } from '../components/loading';
 import { cityPath } from './city-path';
@@ -59,11 +58,13 @@ import { useIsMobile } from '../hooks/use-is-mobile';
 import { BusinessHoursField } from './fields/business-hours-field';
 import { DateTimeRangeField, PeriodListField } from './fields/period-fields';
 import { VideoLinksField } from './fields/video-links-field';
+import { ReadOnlyField } from './fields/read-only-field';
+import { readableDef, useFieldAccess } from './field-access';
 import './resource-form.css';
 
 const templates = { BaseInputTemplate: CountedInputTemplate, ButtonTemplates: FORM_BUTTONS, ObjectFieldTemplate: FormSectionsTemplate };
 /** Whole fields by the names ./field-kinds gives (`ui:field`). */
-const fields = { businessHours: BusinessHoursField, videoLinks: VideoLinksField, periodList: PeriodListField, dateTimeRange: DateTimeRangeField };
+const fields = { readOnlyValue: ReadOnlyField, businessHours: BusinessHoursField, videoLinks: VideoLinksField, periodList: PeriodListField, dateTimeRange: DateTimeRangeField };
 /**
  * Widgets by the names ./field-kinds gives (the rest are RJSF's antd theme's); `date` and
  * `date-time` resolve to DateWidget and DateTimeWidget.
@@ -86,6 +87,9 @@ const widgets = {
  * RJSF's default form state: an array is filled up to its `minItems` only when the field is
  * required (an optional polygon starts with no vertex rather than three empty ones).
  */
+/** No field (a stable empty list). */
+const NO_FIELDS: readonly string[] = [];
+
 const DEFAULT_FORM_STATE = { arrayMinItems: { populate: 'requiredOnly' as const } };
 
 export interface ResourceFormProps {
@@ -98,7 +102,14 @@ export interface ResourceFormProps {
 }
 
 export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormProps) {
-  const def = getResource(route.resource);
+  // Field permissions (./field-access.ts): unreadable fields are not in the form; fields the user may
+  // not write are shown as text when editing and left out of a new record (it gets their defaults).
+  const access = useFieldAccess(route.resource);
+  const def = useMemo(
+    () => (mode === 'edit' ? access.def : readableDef(access.def, Object.keys(access.def.schema.properties).filter((f) => !access.unwritable.includes(f)))),
+    [access, mode],
+  );
+  const unwritable = mode === 'edit' ? access.unwritable : NO_FIELDS;
   const { t, i18n } = useTranslation();
   const strings = useMemo(() => formStrings(t), [t]);
   const navigate = useNavigate();
@@ -146,7 +157,7 @@ export function ResourceForm({ route, mode, id: idProp, onDone }: ResourceFormPr
     [ability, mode, def],
   );
   // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt when the shown fields change, not on every keystroke
-  const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k), formData ?? {}, owned), [def, mode, t, shown, owned]);
+  const { schema, uiSchema } = useMemo(() => buildFormSchema(def, mode, (k) => t(k), formData ?? {}, owned, unwritable), [def, mode, t, shown, owned, unwritable]);
   // A row stored under an older schema opens with its failing fields marked (docs/architecture.md 'Changing an entity').
   const stored = useStoredRowErrors(schema, mode === 'edit' ? loaded : undefined, formData, transformErrors);
   // The map widgets set several fields in one step (./form-context): a point's two coordinates.

@@ -7,7 +7,8 @@
  * filter in the header of an enum column with a declared `equals` filter (also page 1); sorting on
  * the declared sort fields; page size from the schema (001 9: 20); saved views (./saved-views-bar);
  * bulk selection and delete, create/show/edit/複製/delete, the `set`/`toggle` actions and the CSV export
- * only where the ability allows.
+ * only where the ability allows; the ごみ箱 (./recycle-bin.tsx) for roles that may bring deleted rows
+ * back. Fields the user may not read are no column, search or sort (./field-access.ts).
  *
  * A reference column (`x-ref`) shows the referenced rows' names, asked once per referenced resource
  * and page (./reference-labels), is filtered by choosing names (./reference-filter) and, where the
@@ -23,12 +24,13 @@ import { useAbility } from '@casl/react';
 import type { BaseKey, BaseRecord } from '@refinedev/core';
 import { Badge, Button, Drawer, Flex, Input, Table } from 'antd';
 import type { ColumnsType, FilterDropdownProps, TableRowSelection } from 'antd/es/table/interface';
-import { FilterOutlined, PlusOutlined } from '@ant-design/icons';
+import { FilterOutlined, PlusOutlined, RestOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
 import { exportable, listExportPath } from '@/shared/list-export';
 import { fillPath } from '@/shared/registry';
 import { isRangeFilter, isRefField, isSearchFilter } from '@/shared/list-query';
 import { getResource } from '@/shared/registry';
+import { keepsRevisions } from '@/shared/revisions';
 import { useIsMobile } from '../hooks/use-is-mobile';
 import { useIsPhone } from '../hooks/use-is-phone';
 import { BulkDeleteButton } from './bulk-delete-button';
@@ -122,6 +124,8 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
   }, [def, shown, sorters, filters, t, language, mobile, actionSet, refLabels, ability, city]);
   const exports = listActions(def, (a, s) => ability.can(a, s));
   const canDelete = ability.can('delete', route.resource) && !!def.api.delete;
+  // The recycle bin: for those who may bring a row back (the server's undelete needs create).
+  const bin = keepsRevisions(def) && !!def.api.delete && ability.can('create', route.resource);
 
   // Made once per change: a new selection config makes antd build its columns, and so every cell, anew.
   const rowSelection = useMemo<TableRowSelection<BaseRecord> | undefined>(
@@ -167,6 +171,11 @@ export function ResourceList({ route }: { route: ResourceRoute }) {
       {exports.map((a) => (
         <ExportButton key={a.name} def={def} path={fillPath(a.path, { city })} method={a.method === 'POST' ? 'POST' : 'GET'} name={a.name} title={actionLabel(a.name, t)} filters={filters} sorters={sorters} />
       ))}
+      {bin && (
+        <Button icon={<RestOutlined />} onClick={() => navigate(cityPath(city, route.trash))}>
+          {t('history.bin.open')}
+        </Button>
+      )}
       {exports.length === 0 && exportable(def) && (
         <ExportButton def={def} path={listExportPath(city, def.name)} name="export" title={t('lists.export.title')} filters={filters} sorters={sorters} columns={shown} />
       )}

@@ -3,7 +3,8 @@
  * (docs/architecture.md 'One manifest per city'): `/:city/<route>` (list), `/:city/<route>/create`,
  * `/:city/<route>/edit/:id`, `/:city/<route>/show/:id` and `/:city/<route>/clone/:id` (the create
  * form started from a copy, 000 4 modal mode douplicate; mounted only where the schema declares
- * `x-resource.clone`). Never one file per entity.
+ * `x-resource.clone`), and `/:city/<route>/trash` (the recycle bin, mounted only for resources whose
+ * rows keep revisions, src/shared/revisions.ts). Never one file per entity.
  */
 import type { ResourceProps } from '@refinedev/core';
 import type { MenuEntry } from '@/shared/manifest';
@@ -23,12 +24,14 @@ export interface ResourceRoute {
   show: string;
   /** The 複製 form (Refine's `clone` action): a create form filled from the row `:id`. */
   clone: string;
+  /** The recycle bin (ごみ箱) of the resource's deleted rows. */
+  trash: string;
 }
 
-/** The five route paths (relative to /:city) of a resource mounted at `route`. */
-export function routePaths(route: string): Pick<ResourceRoute, 'list' | 'create' | 'edit' | 'show' | 'clone'> {
+/** The six route paths (relative to /:city) of a resource mounted at `route`. */
+export function routePaths(route: string): Pick<ResourceRoute, 'list' | 'create' | 'edit' | 'show' | 'clone' | 'trash'> {
   const base = route.replace(/^\/+|\/+$/g, '');
-  return { list: base, create: `${base}/create`, edit: `${base}/edit/:id`, show: `${base}/show/:id`, clone: `${base}/clone/:id` };
+  return { list: base, create: `${base}/create`, edit: `${base}/edit/:id`, show: `${base}/show/:id`, clone: `${base}/clone/:id`, trash: `${base}/trash` };
 }
 
 /**

@@ -11,7 +11,7 @@ import { useAbility } from '@casl/react';
 import { Button, Empty } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import type { AppAbility } from '@/shared/ability';
-import { getResource } from '@/shared/registry';
+import { useFieldAccess } from './field-access';
 import { errorNotification } from '../providers/error-notification';
 import { Loading } from '../components/loading';
 import { ResourceForm } from './resource-form';
@@ -23,7 +23,7 @@ import { PageCard } from './page-card';
 export const SINGLETON_ID = 'singleton';
 
 export function SingletonPage({ route }: { route: ResourceRoute }) {
-  const def = getResource(route.resource);
+  const { def } = useFieldAccess(route.resource);
   const { t } = useTranslation();
   const { city = '' } = useParams();
   const ability = useAbility<AppAbility>();

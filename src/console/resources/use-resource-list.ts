@@ -21,6 +21,7 @@ import { useTable, type BaseKey, type BaseRecord, type CrudFilter, type CrudSort
 import type { TablePaginationConfig, TableProps } from 'antd';
 import { isRangeFilter, isRefField, isSearchFilter, searchFilter } from '@/shared/list-query';
 import { getResource } from '@/shared/registry';
+import { useFieldAccess } from './field-access';
 import { prefetchedList, PREFETCH_TTL_MS, type ListRequest } from '../providers/data-provider';
 import { errorNotification } from '../providers/error-notification';
 import { defaultColumns, validColumns } from './column-chooser';
@@ -92,7 +93,8 @@ export function firstListRequest(route: Pick<ResourceRoute, 'resource'>, city: s
  * `showTotal`). Every change of search, range or view returns to page 1 (000 4).
  */
 export function useResourceList(route: ResourceRoute, city: string) {
-  const def = getResource(route.resource);
+  // The resource as the session may read it: no column, search or sort of a field it may not read.
+  const { def } = useFieldAccess(route.resource);
   const location = useLocation();
   // A list opened without query parameters gets the user's default (or last used) saved view.
   // eslint-disable-next-line react-hooks/refs -- the latest value kept for callbacks that run after render; the React Compiler leaves this function as written

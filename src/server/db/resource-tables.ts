@@ -8,6 +8,7 @@
  */
 import { isNumericField } from '../../shared/field-types';
 import type { ResourceDef } from '../../shared/registry';
+import { keepsRevisions } from '../../shared/revisions';
 import type { Database } from './database';
 import { LOCK_RESOURCE_TABLES } from './migrations';
 
@@ -118,15 +119,8 @@ export function resourceTableSql(def: ResourceDef, trigramSchema: string | null 
   return out;
 }
 
-/**
- * Whether the rows of `def` keep revisions (docs/architecture.md 'Revisions and the recycle bin'): those
- * of a resource some role may create, update or delete. The server's own logs (the audit log, the
- * import logs, the mail outbox, clicks, purchases) are written by the server alone and keep none.
- */
-export function keepsRevisions(def: Pick<ResourceDef, 'permissions'>): boolean {
-  const p = def.permissions;
-  return !!(p.create?.length || p.update?.length || p.delete?.length);
-}
+/** Whether the rows of `def` keep revisions (src/shared/revisions.ts, shared with the console). */
+export { keepsRevisions };
 
 /**
  * The statements of the revision triggers of table `t` (`keep_revisions()`, made by

@@ -14,44 +14,10 @@ import { addCount, audit, composeRecord, findRow, parseId, updateRecord, type Ac
 import { toRow, type DbRow } from '../repositories/record-shape';
 import { checkWrite } from '../repositories/write-checks';
 import { checkFieldWrites } from './field-access';
-import { keepRevisions, type RevisionOperation } from './revision-writes';
+import { keepRevisions } from './revision-writes';
+import { REVISION_PAGE, type DeletedRow, type FieldChange, type Revision, type RevisionAuthor, type RevisionOperation } from '../../shared/revisions';
 
-/** Revisions and deleted rows per page. */
-export const REVISION_PAGE = 20;
-
-/** Who made a revision, as they were then (null fields: the server, or a user since removed). */
-export interface RevisionAuthor {
-  id: number | null;
-  username: string | null;
-  name: string | null;
-}
-
-/** One changed field of a revision: its value before and after (null: absent). */
-export interface FieldChange {
-  field: string;
-  before: unknown;
-  after: unknown;
-}
-
-/** One revision as the API answers it. */
-export interface Revision {
-  revision: number;
-  /** ISO time of the write's transaction. */
-  at: string;
-  by: RevisionAuthor;
-  operation: RevisionOperation;
-  changes: FieldChange[];
-}
-
-/** One row of the recycle bin: the row as it was when deleted, who deleted it and when. */
-export interface DeletedRow {
-  id: number;
-  /** The revision of the delete. */
-  revision: number;
-  deleted_at: string;
-  deleted_by: RevisionAuthor;
-  record: Record<string, unknown>;
-}
+export { REVISION_PAGE, type DeletedRow, type FieldChange, type Revision, type RevisionAuthor } from '../../shared/revisions';
 
 interface RevisionRow {
   revision: number;

@@ -5,10 +5,9 @@
  * calls `keepRevisions` keeps no revision (the server's own bookkeeping).
  */
 import type { Queryable } from '../db/database';
+import { REVISION_OPERATIONS, type RevisionOperation } from '../../shared/revisions';
 
-/** The operations a revision records (the issue's kinds of write). */
-export const REVISION_OPERATIONS = ['create', 'update', 'delete', 'action', 'import', 'restore', 'undelete', 'migration'] as const;
-export type RevisionOperation = (typeof REVISION_OPERATIONS)[number];
+export { REVISION_OPERATIONS, type RevisionOperation };
 
 /**
  * The operation of a repository write from its audit action: `create`, `update`, `delete`,

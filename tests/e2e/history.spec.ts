@@ -1,0 +1,116 @@
+/**
+ * Revisions, the recycle bin and field permissions in the console (docs/architecture.md 'Revisions and
+ * the recycle bin', 'Field permissions'): an edit made through the form is a revision in the record's
+ * 履歴 tab with its change old → new, and この版に戻す brings the old value back; a deleted row is in
+ * the list's ごみ箱 and 元に戻す puts it back in the list; a field the role may not write is text on
+ * its edit form, not an input.
+ */
+import { expect, test } from './fixtures';
+import { fillPath, getResource } from '../../src/shared/registry';
+import { answerDialog, rowAction, screenshot, signInQuickly } from './helpers';
+
+const CITY = 'kobe';
+const news = getResource('news');
+
+async function createNews(page: import('./fixtures').Page, title: string): Promise<number> {
+  const res = await page.request.post(fillPath(news.api.create!.path, { city: CITY }), { data: { title, description: '<b>三宮</b>の春祭り', attr: 'news' } });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).id as number;
+}
+
+test('an edit through the form is in 履歴 with its change, and この版に戻す brings the old title back', async ({ page }) => {
+  const stamp = Date.now();
+  const before = `HIST-${stamp} 春祭りのお知らせ`;
+  const after = `HIST-${stamp} 春祭り（日程変更）`;
+  await signInQuickly(page, 'operator', CITY);
+  const id = await createNews(page, before);
+
+  await page.goto(`/${CITY}/news/edit/${id}`);
+  await expect(page.locator('#root_title')).toHaveValue(before);
+  await page.locator('#root_title').fill(after);
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('保存しました。')).toBeVisible();
+
+  await page.goto(`/${CITY}/news/show/${id}`);
+  await expect(page.getByTestId('show-fields')).toContainText(after);
+  await page.getByRole('tab', { name: '履歴', exact: true }).click();
+  const revisions = page.getByTestId('revision');
+  await expect(revisions).toHaveCount(2);
+  // Newest first: the update, by the operator, with the title old → new.
+  const update = revisions.first();
+  await expect(update.locator('.ant-tag')).toHaveText('更新');
+  await expect(update).toContainText(/\d{4}年\d{2}月\d{2}日/);
+  const titleRow = update.getByRole('row', { name: /タイトル/ });
+  await expect(titleRow.locator('del')).toHaveText(before);
+  await expect(titleRow.locator('ins')).toHaveText(after);
+  await expect(revisions.last().locator('.ant-tag')).toHaveText('作成');
+  // User text is text: the description's markup is shown as typed, never made HTML.
+  await expect(revisions.last().getByText('<b>三宮</b>の春祭り')).toBeVisible();
+  await expect(revisions.last().locator('b')).toHaveCount(0);
+  // The newest revision is the record as it is: nothing to go back to.
+  await expect(update.getByRole('button', { name: /に戻す/ })).toHaveCount(0);
+  await screenshot(page, 'history-tab');
+
+  await revisions.last().getByRole('button', { name: '第1版に戻す' }).click();
+  await answerDialog(page, 'この版に戻す');
+  await expect(page.getByText('元に戻しました。')).toBeVisible();
+  await expect(revisions).toHaveCount(3);
+  await expect(revisions.first().locator('.ant-tag')).toHaveText('版の復元');
+  await expect(revisions.first().getByRole('row', { name: /タイトル/ }).locator('ins')).toHaveText(before);
+  await page.getByRole('tab', { name: '詳細', exact: true }).click();
+  await expect(page.getByTestId('show-fields')).toContainText(before);
+  await expect(page.getByTestId('show-fields')).not.toContainText(after);
+});
+
+test('a deleted row is in the ごみ箱, and 元に戻す puts it back in the list', async ({ page }) => {
+  const title = `BIN-${Date.now()} 落とし物のお知らせ`;
+  await signInQuickly(page, 'operator', CITY);
+  const id = await createNews(page, title);
+  const search = `/${CITY}/news?filters[0][field]=search&filters[0][operator]=contains&filters[0][value]=${encodeURIComponent(title)}`;
+
+  await page.goto(search);
+  const row = page.getByRole('row', { name: new RegExp(title) });
+  await expect(row).toHaveCount(1);
+  await rowAction(row, '削除');
+  await answerDialog(page, '削除');
+  await expect(page.getByText('削除しました。')).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'ごみ箱' }).click();
+  await expect(page).toHaveURL(new RegExp(`/${CITY}/news/trash$`));
+  await expect(page.getByRole('heading', { name: 'ニュースのごみ箱' })).toBeVisible();
+  const binned = page.getByTestId('recycle-bin').getByRole('row', { name: new RegExp(title) });
+  await expect(binned).toHaveCount(1);
+  await expect(binned).toContainText('運用 花子');
+  await screenshot(page, 'recycle-bin');
+  await binned.getByRole('button', { name: `ID ${id} を元に戻す` }).click();
+  await expect(page.getByText('元に戻しました。')).toBeVisible();
+  await expect(binned).toHaveCount(0);
+
+  await page.goto(search);
+  await expect(page.getByRole('row', { name: new RegExp(title) })).toHaveCount(1);
+});
+
+test("an Advertiser's edit form shows the plan the city sold as text, not an input, and still saves", async ({ page }) => {
+  await signInQuickly(page, 'advertiser', CITY);
+  const ads = getResource('advertisement');
+  const list = await page.request.get(fillPath(ads.api.list.path, { city: CITY }));
+  expect(list.status()).toBe(200);
+  const ad = ((await list.json()) as { content: Array<{ id: number; name: string }> }).content[0];
+  expect(ad, 'the demo advertiser has a shop').toBeTruthy();
+
+  await page.goto(`/${CITY}/advertisments/edit/${ad.id}`);
+  await expect(page.locator('#root_name')).toHaveValue(ad.name);
+  // プラン and the top-page flag: text with a line saying why, where an Operator has a select and a switch.
+  for (const field of ['plan', 'is_top']) {
+    const value = page.locator(`#root_${field}`);
+    await expect(value).toBeVisible();
+    await expect(value).toHaveAttribute('data-testid', 'read-only-field');
+    await expect(value.locator('input, .ant-select, button[role="switch"]')).toHaveCount(0);
+  }
+  await expect(page.getByText('この項目を変更する権限がありません。')).toHaveCount(2);
+  await expect(page.locator('#root_name')).toBeEditable();
+  await screenshot(page, 'field-read-only');
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('保存しました。')).toBeVisible();
+});
