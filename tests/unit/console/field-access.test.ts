@@ -43,11 +43,11 @@ describe('readableDef', () => {
     const writable = permittedFields(ability, 'update', ad);
     const unwritable = permittedFields(ability, 'read', ad).filter((f) => !writable.includes(f));
     expect(unwritable).toEqual(['plan', 'is_top']);
-    const { uiSchema } = buildFormSchema(ad, 'edit', t, {}, unwritable);
+    const { uiSchema } = buildFormSchema(ad, 'edit', t, {}, [], unwritable);
     expect(uiSchema.plan).toEqual({ 'ui:field': 'readOnlyValue', 'ui:options': { prop: ad.schema.properties.plan } });
     expect(uiSchema.is_top['ui:field']).toBe('readOnlyValue');
     expect(uiSchema.name['ui:field']).toBeUndefined();
-    const operator = buildFormSchema(ad, 'edit', t, {}, []);
+    const operator = buildFormSchema(ad, 'edit', t, {}, [], []);
     expect(operator.uiSchema.plan['ui:field']).toBeUndefined();
   });
 });
