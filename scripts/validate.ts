@@ -72,6 +72,11 @@ for (const f of (await readdir(join(root, 'menus'))).filter((f) => f.endsWith('.
   if (m.name_ja && isReservedCityCode(f.slice(0, -5))) problems.push(`menus/${f}: '${f.slice(0, -5)}' is an open route of the console or a path of the server (src/shared/open-routes.ts) and cannot be a city code`);
   manifests[f.slice(0, -5)] = m;
 }
+// A city's municipalities are rows of the municipality resource (its examples are the demo rows).
+const municipalityCodes = new Set((resources.get('municipality')?.examples ?? []).map((e) => String(e.code)));
+for (const [name, m] of Object.entries(manifests)) {
+  for (const code of m.municipalities ?? []) if (!municipalityCodes.has(code)) problems.push(`menus/${name}.json: municipality '${code}' is not a row of schemas/municipality.schema.json's examples`);
+}
 for (const { manifest, set, entry } of allEntries(manifests)) {
   const where = `menus/${manifest}.json: set '${set}', entry '${entry.key}'`;
   if (entry.resource && !resources.has(entry.resource)) problems.push(`${where} names unknown resource '${entry.resource}'`);

@@ -17,7 +17,7 @@ export interface FieldSchema {
   readOnly?: boolean;
   default?: unknown;
   'x-messages'?: Record<string, string>;
-  'x-widget'?: 'textarea' | 'image-url' | 'color' | 'date' | 'time' | 'password' | 'richtext' | 'business-hours' | 'video-links';
+  'x-widget'?: 'textarea' | 'image-url' | 'color' | 'date' | 'time' | 'password' | 'richtext' | 'business-hours' | 'video-links' | 'members' | 'municipalities';
   'x-enum-labels'?: string[];
   'x-future'?: boolean;
   'x-after'?: string;

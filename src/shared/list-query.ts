@@ -119,7 +119,11 @@ export function isRefField(def: ResourceDef, field: string): boolean {
 }
 
 /** The ids of a comma-separated list parameter (`1,2,3`; a repeated parameter's values joined), or null when one is not a row id. */
-function idsOf(value: unknown): string[] | null {
+/**
+ * The row ids of an `ids` or `<field>__in` parameter (`1,4` or repeated): distinct decimal ids of at
+ * most 15 digits, in the order given; null when a part is not such an id. Pure.
+ */
+export function idsOf(value: unknown): string[] | null {
   const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).split(',') : []));
   const ids = parts.map((p) => p.trim()).filter((p) => p !== '');
   return ids.every((id) => /^\d{1,15}$/.test(id)) ? [...new Set(ids)] : null;

@@ -47,6 +47,8 @@ export interface Manifest {
   /** Not a city: a shared base other manifests extend. */
   base?: boolean;
   extends?: string;
+  /** Local government codes (JIS X 0402) of the municipalities the city covers: push targeting offers them by name. */
+  municipalities?: string[];
   sets?: Partial<Record<MenuSet, MenuEntry[] | SetChange>>;
 }
 export type ResolvedMenu = Partial<Record<MenuSet, MenuEntry[]>>;

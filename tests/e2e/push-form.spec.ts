@@ -135,3 +135,74 @@ test("an edit form shows the push's server fields as text, not as inputs; the cr
   await expect(page.locator('.generated-form').getByRole('combobox', { name: '配信状況' })).toHaveCount(0);
   await expect(page.locator('.generated-form input[disabled], .generated-form .ant-select-disabled')).toHaveCount(0);
 });
+
+/** The multi-select of the form field labelled `label`. */
+const picker = (page: Page, label: string) => page.locator('.ant-select', { has: page.getByRole('combobox', { name: label }) });
+/** The names a multi-select shows as chosen (not antd's "+ N ..." of a responsive tag list). */
+const chosenNames = (select: ReturnType<typeof picker>) => select.locator('.ant-select-selection-item').filter({ hasNotText: /^\+ \d+ \.\.\.$/ });
+
+test('a push to chosen members picks them by name and reaches exactly them; the edit form names them again', async ({ page }) => {
+  await signInQuickly(page, 'operator', '/kobe/notification/create');
+  await page.locator('#root_title').fill('図書館の予約本が届きました');
+  await page.locator('#root_body').fill('受付カウンターでお受け取りください。');
+  await chooseType(page, '指定ユーザー');
+  const users = picker(page, 'ユーザー');
+  await users.click();
+  // Typing searches the city's members on the server, by user name or name.
+  await page.getByRole('combobox', { name: 'ユーザー' }).fill('yamada_1');
+  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  await expect(options.first()).toContainText('（yamada_1');
+  const picked = [(await options.nth(0).textContent())!.trim(), (await options.nth(1).textContent())!.trim()];
+  for (const label of picked) expect(label).toMatch(/^会員\d+（yamada_1\d*）$/);
+  await clickInPopup(options.nth(0));
+  await clickInPopup(options.nth(1));
+  await page.keyboard.press('Escape');
+  await expect(chosenNames(users)).toHaveText(picked);
+  await expect(page.getByTestId('recipient-count')).toContainText('2');
+
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/notification\/list-notify\/$/.test(new URL(r.url()).pathname));
+  await page.getByRole('button', { name: '保存' }).click();
+  const ask = page.getByRole('dialog').filter({ hasText: '2 人に送信します。よろしいですか？' });
+  await ask.getByRole('button', { name: '送信する' }).click();
+  const answer = await created;
+  expect(answer.status(), await answer.text()).toBe(201);
+  const push = (await answer.json()) as { id: number; users: number[]; recipients: number };
+  expect(push.users).toHaveLength(2);
+  expect(push.recipients).toBe(2);
+  // The members chosen are those the push went to.
+  const chosen = ((await (await page.request.get('/kobe/api/users/', { params: { filter_by: 'member', ids: push.users.join(',') } })).json()) as { content: Array<{ username: string }> }).content;
+  expect(chosen.map((u) => u.username).sort()).toEqual(picked.map((l) => l.match(/（(.+)）/)![1]).sort());
+  await page.goto(`/kobe/notification/show/${push.id}`);
+  await expect(page.getByTestId('push-status')).toHaveText('配信済み', { timeout: 30_000 });
+  await expect(page.getByTestId('push-recipients')).toContainText('2');
+  // Opened again, the picker names the stored ids.
+  await page.goto(`/kobe/notification/edit/${push.id}`);
+  await expect(chosenNames(picker(page, 'ユーザー'))).toHaveText(picked);
+});
+
+test("a push by condition picks the city's wards by name and reaches the members living there", async ({ page }) => {
+  await signInQuickly(page, 'operator', '/kobe/notification/create');
+  await page.locator('#root_title').fill('中央区の防災訓練のお知らせ');
+  await page.locator('#root_body').fill('12月7日に区役所前で防災訓練を行います。');
+  await chooseType(page, '条件指定');
+  // The picker takes its column's width, as its neighbours do.
+  const width = async (label: string) => (await picker(page, label).boundingBox())!.width;
+  expect(await width('居住地域（市区町村）')).toBe(await width('性別'));
+  await picker(page, '居住地域（市区町村）').click();
+  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  // kobe's manifest names its nine wards: they and only they are offered, by name.
+  await expect(options).toHaveText(['東灘区', '灘区', '兵庫区', '長田区', '須磨区', '垂水区', '北区', '中央区', '西区']);
+  await screenshot(page, 'push-form-municipalities');
+  await clickInPopup(options.filter({ hasText: /^中央区$/ }));
+  await page.keyboard.press('Escape');
+  const expected = ((await (await page.request.post('/kobe/api/notification/recipient-count/', { data: { type: 'condition', municipalities: ['28110'] } })).json()) as { count: number }).count;
+  expect(expected).toBeGreaterThan(0);
+  const people = new Intl.NumberFormat('ja-JP').format(expected);
+  await expect(page.getByTestId('recipient-count')).toContainText(people);
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/notification\/list-notify\/$/.test(new URL(r.url()).pathname));
+  await page.getByRole('button', { name: '保存' }).click();
+  await page.getByRole('dialog').filter({ hasText: `${people} 人に送信します。よろしいですか？` }).getByRole('button', { name: '送信する' }).click();
+  const answer = await created;
+  expect(answer.status(), await answer.text()).toBe(201);
+  expect((await answer.json()) as { municipalities: string[]; recipients: number }).toMatchObject({ municipalities: ['28110'], recipients: expected });
+});

@@ -172,3 +172,13 @@ export function citiesOf(profile: Profile | null): City[] {
   for (const c of [...profile.active_city, ...profile.assign_city]) if (!seen.has(c.name)) seen.set(c.name, c);
   return [...seen.values()];
 }
+
+/** The city's users list: GET {city}/api/users/ (001 7.2; query search, offset, limit, filter_by, ids). */
+export function usersPath(city: string): string {
+  return `/${encodeURIComponent(city)}/api/users/`;
+}
+
+/** One user's path: PUT and DELETE {city}/api/users/{id}/ (001 7.2). */
+export function userPath(city: string, id: number): string {
+  return `${usersPath(city)}${id}/`;
+}

@@ -11,6 +11,8 @@ import { baseType } from '@/shared/field-types';
 export type FieldKind =
   | 'ref'
   | 'ref-array'
+  | 'members'
+  | 'municipalities'
   | 'upload'
   | 'boolean'
   | 'integer'
@@ -76,6 +78,8 @@ export const KIND_RULES: ReadonlyArray<readonly [FieldKind, (p: FieldSchema) => 
   ['video-links', widget('video-links')],
   ['period-list', (p) => isArray(p) && !!p['x-continuous']],
   ['date-time-range', isDateTimeRange],
+  ['members', widget('members')],
+  ['municipalities', widget('municipalities')],
   ['ref-array', (p) => !!p['x-ref'] && isArray(p)],
   ['ref', (p) => !!p['x-ref']],
   ['enum-array', (p) => isArray(p) && Array.isArray(itemsOf(p).enum)],
@@ -108,6 +112,8 @@ export function fieldKind(p: FieldSchema): FieldKind {
 export const KIND_UI: Record<FieldKind, (p: FieldSchema) => UiSchema> = {
   ref: (p) => ({ 'ui:widget': 'ref', 'ui:options': { resource: p['x-ref'] } }),
   'ref-array': (p) => ({ 'ui:widget': 'ref', 'ui:options': { resource: p['x-ref'], multiple: true } }),
+  members: () => ({ 'ui:widget': 'lookup', 'ui:options': { lookup: 'members' } }),
+  municipalities: () => ({ 'ui:widget': 'lookup', 'ui:options': { lookup: 'municipalities' } }),
   upload: (p) => ({ 'ui:widget': 'upload', 'ui:options': { upload: p['x-upload'] } }),
   boolean: () => ({ 'ui:widget': 'switch' }),
   integer: () => ({ 'ui:widget': 'updown' }),

@@ -11,7 +11,7 @@ export const TWO_COLUMNS_FROM = 8;
 /** What takes the whole width in two columns: widgets, custom fields and types. */
 const ACROSS = ['textarea', 'upload', 'map-area', 'geo-point', 'tags', 'businessHours', 'videoLinks', 'periodList', 'array', 'object'];
 /** What takes half of it. */
-const HALF = ['text', 'select', 'updown', 'switch', 'clock', 'ref', 'date', 'date-time', 'color', 'password', 'dateTimeRange', 'string', 'number', 'integer', 'boolean', 'null'];
+const HALF = ['text', 'select', 'updown', 'switch', 'clock', 'ref', 'lookup', 'date', 'date-time', 'color', 'password', 'dateTimeRange', 'string', 'number', 'integer', 'boolean', 'null'];
 
 /**
  * The antd theme's `colSpan` (24 columns) for a form of `fields` fields: a number (24: one column)

@@ -10,26 +10,16 @@
  * - `confirmText`: 「N 人に送信します。よろしいですか？」, or with the scheduled time
  *   (`scheduledField`, formatted as 001 9 date-times) 「YYYY/MM/DD HH:mm に N 人へ送信します。…」.
  */
-import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Statistic } from 'antd';
 import type { FormRecipients, ResourceDef } from '@/shared/registry';
 import { request } from '../providers/http';
+import { useSettled } from '../hooks/use-settled';
 import { formatDateValue, formatNumber } from './format-value';
 
 /** Milliseconds after the last change before the count is asked for. */
 export const COUNT_DEBOUNCE_MS = 600;
-
-/** `value`, once it has stayed the same for `ms`. */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /** The count call's URL in `city` (`{city}` of the declared path replaced). */
 function countUrl(recipients: FormRecipients, city: string): string {

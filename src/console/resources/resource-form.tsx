@@ -47,6 +47,7 @@ import { GeoPointWidget } from './widgets/geo-point-widget';
 import { MapAreaWidget } from './widgets/map-area-widget';
 import { ReadOnlyWidget } from './widgets/read-only-widget';
 import { RefSelectWidget } from './widgets/ref-select-widget';
+import { LookupSelectWidget } from './widgets/lookup-select-widget';
 import { SwitchWidget } from './widgets/switch-widget';
 import { TagsWidget } from './widgets/tags-widget';
 import { TimeWidget } from './widgets/time-widget';
@@ -77,6 +78,7 @@ const widgets = {
   tags: TagsWidget,
   clock: TimeWidget,
   ref: RefSelectWidget,
+  lookup: LookupSelectWidget,
   upload: UploadWidget,
   'geo-point': GeoPointWidget,
   'map-area': MapAreaWidget,

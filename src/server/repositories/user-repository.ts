@@ -202,6 +202,8 @@ export interface UserQuery {
   cityIds: number[] | null;
   search?: string;
   filter?: UserFilter;
+  /** Only these user ids. */
+  ids?: number[];
   limit: number;
   offset: number;
 }
@@ -213,6 +215,10 @@ export async function listUsers(db: Queryable, q: UserQuery): Promise<{ content:
   if (q.cityIds) {
     params.push(q.cityIds);
     parts.push(`u.assign_city && $${params.length}::int[]`);
+  }
+  if (q.ids) {
+    params.push(q.ids);
+    parts.push(`u.id = ANY($${params.length}::int[])`);
   }
   const search = q.search?.trim().slice(0, 200);
   if (search) {

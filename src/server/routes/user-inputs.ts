@@ -7,10 +7,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { PASSWORD_MIN } from '../../shared/constants';
-import { clampPage, firstValue, listAnswer as envelope, SEARCH_PARAM } from '../../shared/list-query';
+import { clampPage, firstValue, idsOf, IDS_PARAM, listAnswer as envelope, MAX_IDS, SEARCH_PARAM } from '../../shared/list-query';
 import { effectiveRole, type City, type Profile } from '../../shared/roles';
 import type { FieldErrors } from '../../shared/validation';
 import { authorize } from '../auth/authorize';
+import { INT4_MAX } from '../openapi/integer-params';
 import { HttpError } from '../http-error';
 import { throwIfInvalid, throwIfPathOutOfRange } from '../plugins/validation';
 import { listCities } from '../repositories/city-repository';
@@ -114,15 +115,20 @@ export async function uniqueWrite<T>(request: FastifyRequest, f: ProfileFields, 
 
 /**
  * One page of the users of `cityIds` (null: every city) that `filter` selects (001 7.1 user lists):
- * `limit`/`offset`/`search` of the query read as every list reads them (src/shared/list-query.ts).
- * Errors: 400/404 of the request's validation (plugins/validation.ts), asked here, after the caller's checks.
+ * `limit`/`offset`/`search`/`ids` of the query read as every list reads them (src/shared/list-query.ts;
+ * `ids`: only those users, as a form's user picker names the chosen ones).
+ * Errors: 400/404 of the request's validation (plugins/validation.ts), asked here, after the caller's
+ * checks; 400 `validation` for `ids` that are not at most MAX_IDS user ids.
  */
 export async function listUsersAnswer(request: FastifyRequest, cityIds: number[] | null, filter: users.UserFilter) {
   throwIfInvalid(request);
   const q = request.query as Record<string, unknown>;
   const page = clampPage(q.limit, q.offset);
   const search = firstValue(q[SEARCH_PARAM]);
-  const { content, total } = await users.listUsers(request.server.db, { cityIds, search, filter, ...page });
+  const ids = q[IDS_PARAM] === undefined || q[IDS_PARAM] === '' ? undefined : idsOf(q[IDS_PARAM]);
+  if (ids === null) throwIfFieldErrors({ [IDS_PARAM]: [{ key: 'validation.generic.format', params: { field: IDS_PARAM, format: 'ids' } }] });
+  if (ids && ids.length > MAX_IDS) throwIfFieldErrors({ [IDS_PARAM]: [{ key: 'validation.generic.maxItems', params: { field: IDS_PARAM, limit: MAX_IDS } }] });
+  const { content, total } = await users.listUsers(request.server.db, { cityIds, search, filter, ...(ids ? { ids: ids.map(Number).filter((id) => id <= INT4_MAX) /* a larger id names no user */ } : {}), ...page });
   return envelope(content, total, page);
 }
 

@@ -90,6 +90,7 @@ const LIST_QUERY = {
     limit: pageLimit(20),
     offset: pageOffset(),
     search: { type: 'string', description: 'Substring of username, name or e-mail' },
+    ids: { type: 'string', description: 'Only these user ids, comma-separated (at most 100)' },
   },
 };
 const list = (operationId: string, summary: string, filter = false): FastifySchema =>

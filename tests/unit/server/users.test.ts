@@ -89,6 +89,21 @@ describe('GET /:city/api/users/', () => {
     expect(bad.json()).toMatchObject({ code: 'validation', fields: { filter_by: [expect.any(String)] } });
   });
 
+  it('answers only the users named by ids (a form\'s member picker names the chosen ones); refuses ids that are not ids', async () => {
+    const a = await makeUser({ permission: 'Member' });
+    const b = await makeUser({ permission: 'Member' });
+    const staff = (await call(admin, 'GET', '/kobe/api/users/?filter_by=operator')).json().content[0] as { id: number };
+    const both = (await call(admin, 'GET', `/kobe/api/users/?filter_by=member&ids=${a.id},${b.id},${staff.id}`)).json();
+    expect(names(both.content).sort()).toEqual([a.username, b.username].sort());
+    expect(both.total_length).toBe(2);
+    expect((await call(admin, 'GET', `/kobe/api/users/?ids=${staff.id}&ids=2147483648`)).json().content.map((u: Json) => u.id)).toEqual([staff.id]);
+    for (const bad of ['1,x', '1;2', Array.from({ length: 101 }, (_, i) => i + 1).join(',')]) {
+      const answer = await call(admin, 'GET', `/kobe/api/users/?ids=${encodeURIComponent(bad)}`);
+      expect(answer.statusCode, bad).toBe(400);
+      expect(answer.json()).toMatchObject({ code: 'validation', fields: { ids: [expect.any(String)] } });
+    }
+  });
+
   it('lets an Operator list its cities only; a Member cannot list users; signed out is 401', async () => {
     expect((await call(operator, 'GET', '/kobe/api/users/')).statusCode).toBe(200);
     expect((await call(operator, 'GET', '/akita/api/users/')).statusCode).toBe(403);

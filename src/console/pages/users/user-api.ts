@@ -14,15 +14,8 @@ export const USERS_PAGE_SIZE = 20;
 /** A user as the list answers it. */
 export type UserRow = Profile;
 
-/** The list call's path: GET {city}/api/users/ (query search, offset, limit, filter_by). */
-export function usersPath(city: string): string {
-  return `/${encodeURIComponent(city)}/api/users/`;
-}
-
-/** One user's path: PUT and DELETE {city}/api/users/{id}/. */
-export function userPath(city: string, id: number): string {
-  return `${usersPath(city)}${id}/`;
-}
+// The list call's path and one user's (providers/account.ts: a form's member picker asks it too).
+export { usersPath, userPath } from '../../providers/account';
 
 /** Permissions the form offers: an Operator may not make Administrators (the server answers 403). */
 export function permissionChoices(callerIsAdministrator: boolean): Permission[] {
