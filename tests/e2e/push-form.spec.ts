@@ -175,6 +175,8 @@ test('a push to chosen members picks them by name and reaches exactly them; the 
   await page.goto(`/kobe/notification/show/${push.id}`);
   await expect(page.getByTestId('push-status')).toHaveText('配信済み', { timeout: 30_000 });
   await expect(page.getByTestId('push-recipients')).toContainText('2');
+  // The detail page names them too.
+  for (const label of picked) await expect(page.getByText(label, { exact: true })).toBeVisible();
   // Opened again, the picker names the stored ids.
   await page.goto(`/kobe/notification/edit/${push.id}`);
   await expect(chosenNames(picker(page, 'ユーザー'))).toHaveText(picked);
@@ -204,5 +206,8 @@ test("a push by condition picks the city's wards by name and reaches the members
   await page.getByRole('dialog').filter({ hasText: `${people} 人に送信します。よろしいですか？` }).getByRole('button', { name: '送信する' }).click();
   const answer = await created;
   expect(answer.status(), await answer.text()).toBe(201);
-  expect((await answer.json()) as { municipalities: string[]; recipients: number }).toMatchObject({ municipalities: ['28110'], recipients: expected });
+  const push = (await answer.json()) as { id: number; municipalities: string[]; recipients: number };
+  expect(push).toMatchObject({ municipalities: ['28110'], recipients: expected });
+  await page.goto(`/kobe/notification/show/${push.id}`);
+  await expect(page.getByText('中央区', { exact: true })).toBeVisible();
 });

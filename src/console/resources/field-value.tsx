@@ -16,6 +16,7 @@ import { MountOnDemand } from '../components/mount-on-demand';
 import { useNow } from '../hooks/use-now';
 import { displayKind, formatRelative, formatValue, type DisplayPlace } from './format-value';
 import { RefLabel } from './ref-label';
+import { LookupLabels } from './lookup-labels';
 
 const ImageValue = lazy(() => import('./image-value').then((m) => ({ default: m.ImageValue })));
 
@@ -99,6 +100,10 @@ export const FieldValue = memo(function FieldValue({ prop, value, size = 40, res
   }
   const text = formatValue(prop, value, t, language, place);
   if (relative && typeof value === 'string' && value) return <RelativeTime value={value} text={text} />;
+  const lookup = prop?.['x-widget'];
+  if (resolveRefs && (lookup === 'members' || lookup === 'municipalities') && city && Array.isArray(value) && value.length > 0) {
+    return <LookupLabels kind={lookup} values={value as Array<string | number>} city={city} />;
+  }
   if (resolveRefs && prop?.['x-ref'] && city && value !== null && value !== undefined && value !== '') {
     return (
       <Space wrap size={8}>
