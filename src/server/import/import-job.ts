@@ -20,7 +20,8 @@
  * process's import folder. It is removed from the store when the import ends; a large import queues
  * the statistics refresh of its table (src/server/jobs/housekeeping.ts).
  */
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CsvImportEncoding, ImportKind } from '../../shared/csv-import';
 import { importDeclaration } from '../../shared/csv-import';
 import type { ResourceDef } from '../../shared/registry';
@@ -38,6 +39,55 @@ import { runImportPass } from './pass-thread';
 export const IMPORT_JOB = 'csv_import';
 /** Attempts of an import: the first, and new ones after the server stopped or died during one. */
 export const IMPORT_ATTEMPTS = 3;
+
+/**
+ * How long an import file no queued or running import job names is kept before housekeeping removes
+ * it, ms: far longer than the moment between an upload's storing and the commit of its job (or an
+ * attempt's read of its copy), and than the clocks of the processes and the bucket differ.
+ */
+export const ORPHAN_IMPORT_FILE_MS = 60 * 60_000;
+
+/**
+ * The hourly housekeeping chore of the import (src/server/jobs/housekeeping.ts `HousekeepingChore`):
+ * removes what a process that died or failed between two steps left behind, once older than
+ * `olderThanMs` (ms):
+ * - files `import-<hex>.csv` of the file store that no queued or running import job names (stored by
+ *   an upload whose job was never committed, or left by a job that ended without removing it);
+ * - files of this process's import folder `dir` (an upload being received, an attempt's copy) that no
+ *   such job names (jobs queued by earlier versions name their file there).
+ * The jobs are read after the files are listed, so a job committed meanwhile still keeps its file.
+ * Resolves to the number of files removed; `between` runs after every 100. Errors: the store's, the
+ * database's.
+ */
+export async function removeOrphanImportFiles(
+  db: Queryable,
+  files: { store: FileStore; dir: string },
+  olderThanMs = ORPHAN_IMPORT_FILE_MS,
+  between: () => Promise<void> = async () => {},
+): Promise<number> {
+  const before = Date.now() - olderThanMs;
+  const stored: string[] = [];
+  for await (const f of files.store.imports()) if (f.lastModified.getTime() < before) stored.push(f.name);
+  const local: string[] = [];
+  for (const name of await readdir(files.dir).catch(() => [] as string[])) {
+    const s = await stat(join(files.dir, name)).catch(() => null);
+    if (s?.isFile() && s.mtimeMs < before) local.push(join(files.dir, name));
+  }
+  if (stored.length + local.length === 0) return 0;
+  const named = await db.query<{ stored: string | null; path: string | null }>(
+    `SELECT payload->>'stored' AS stored, payload->>'path' AS path FROM jobs WHERE kind = $1 AND state IN ('queued', 'running')`,
+    [IMPORT_JOB],
+  );
+  const kept = new Set(named.flatMap((j) => [j.stored, j.path].filter((n): n is string => n !== null)));
+  let removed = 0;
+  const remove = async (gone: Promise<unknown>) => {
+    await gone;
+    if (++removed % 100 === 0) await between();
+  };
+  for (const name of stored) if (!kept.has(name)) await remove(files.store.remove(name));
+  for (const path of local) if (!kept.has(path)) await remove(rm(path, { force: true }));
+  return removed;
+}
 
 /** What an import job carries. */
 export interface ImportPayload {

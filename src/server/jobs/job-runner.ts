@@ -28,7 +28,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
-import { analyzeJob, HOUSEKEEPING_JOB, housekeepingJob, scheduleHousekeeping } from './housekeeping';
+import { analyzeJob, HOUSEKEEPING_JOB, housekeepingJob, scheduleHousekeeping, type HousekeepingChore } from './housekeeping';
 import type { Job, JobContext, JobKind, JobState, StopReason } from './job-kind';
 import { forgetWrites, undoWrites } from './job-writes';
 
@@ -90,6 +90,8 @@ export async function enqueueJob(tx: Queryable, kind: string, payload: Record<st
 export class JobRunner {
   /** This runner in `jobs.worker`: `<host>:<process id>:<random>`, so an operator sees which process runs a job. */
   readonly worker = `${hostname()}:${process.pid}:${randomUUID()}`;
+  /** What the hourly housekeeping run also does, by name (./housekeeping.ts `HousekeepingChore`): a capability adds its own at registration. */
+  readonly chores = new Map<string, HousekeepingChore>();
   private readonly kinds = new Map<string, JobKind<never>>();
   private readonly active = new Map<number, { stop: (reason: 'cancelled' | 'interrupted') => void; done: Promise<void> }>();
   private readonly options: RunnerOptions;
@@ -333,7 +335,9 @@ export function registerJobs(app: FastifyInstance, db: Database, resources: Read
   const jobs = new JobRunner(db, resources, { log: (m) => app.log.error(m), ...options });
   jobs.define(analyzeJob(db, resources));
   const enqueueHousekeeping = (tx: Queryable, delayMs: number) => jobs.enqueue(tx, HOUSEKEEPING_JOB, {}, { delayMs });
-  jobs.define(housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m), { revisionDays: app.hasDecorator('config') ? app.config.revisionDays : undefined }));
+  jobs.define(
+    housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m), { revisionDays: app.hasDecorator('config') ? app.config.revisionDays : undefined, chores: jobs.chores }),
+  );
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => {
     await scheduleHousekeeping(db, enqueueHousekeeping);
