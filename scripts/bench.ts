@@ -19,9 +19,11 @@
  *   server instances on PostgreSQL (with DATABASE_URL).
  * - crash (scripts/lib/bench-crash.ts): 20 × kill -9 of a server taking writes, restarted each time, on
  *   PGlite and PostgreSQL: writes acknowledged, lost (budget 0), restart times.
- * - load (scripts/lib/bench-load.ts): 50 connections for 60 s (LOAD_SECONDS) of a mix of the console's
- *   calls against the server as `npm start` runs it, on PGlite and PostgreSQL: errors (budget 0),
- *   p50, p99 (≤ 200 ms), requests per second, the server's RSS at the end (≤ 450 MB).
+ * - load (scripts/lib/bench-load.ts): fixed arrival rates (LOAD_RATES, 60 s each: LOAD_SECONDS),
+ *   open loop, of a mix of the console's calls and 4 sign-ins a second against the server as `npm
+ *   start` runs it: one process on PGlite, one on PostgreSQL, two on PostgreSQL behind HAProxy. Per
+ *   rate: achieved rate, p50, p99, errors, RSS of each process (≤ 450 MB); the capacity (highest rate
+ *   with p99 ≤ 200 ms, no error); at 200 a second, one process on PostgreSQL: p99 ≤ 200 ms, 0 errors.
  * Without a part named, all of them run (api first). At the end one table: every budgeted figure, its budget
  * and ok / OVER.
  */

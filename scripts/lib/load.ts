@@ -1,6 +1,8 @@
 /**
  * Load measurement for `npm run bench`: runs autocannon against a URL on this machine and reports
- * exact latency percentiles computed from every response time (autocannon's summary has no p95).
+ * exact latency percentiles computed from every response time (autocannon's summary has no p95);
+ * and offers requests at a fixed arrival rate, open loop (`offer`, on node:http: autocannon's
+ * `overallRate` only paces connections that each wait for their answer, a closed loop still).
  */
 import autocannon from 'autocannon';
 
@@ -162,4 +164,122 @@ export async function measureApart(...[label, url, connections, seconds, headers
   const cli = new URL('./load-cli.ts', import.meta.url).pathname;
   const { stdout } = await promisify(execFile)(tsx, [cli, JSON.stringify({ label, url, connections, seconds, headers, requests, paced })], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
+}
+
+/** The figures of one open-loop run at a fixed arrival rate (`offer`). */
+export interface OfferResult {
+  /** Requests a second offered (the mix and the paced requests together). */
+  offered: number;
+  /** Requests sent, and answers a second received over the run (from the first send to the last answer, at least its seconds). */
+  sent: number;
+  achieved: number;
+  /** From each request's scheduled send time to its last byte, ms (a request held back by the client counts its wait). */
+  p50: number;
+  p99: number;
+  /** Answers not 2xx, and requests without an answer (connection errors, no answer within 10 s). */
+  non2xx: number;
+  errors: number;
+  /** The failed requests by `<status or error> <method> <path>` (a path cut at its `?`), for the log. */
+  failures: Record<string, number>;
+}
+
+/**
+ * Offers `perSecond` requests a second to `url` for `seconds` seconds, open loop (loopback only):
+ * request i of the mix (cycled) is sent at start + i / perSecond whether or not the earlier ones have
+ * been answered, over as many keep-alive connections as that needs (at most 1,024), so a slow server
+ * meets the same arrivals and its queue shows in the latency (no coordinated omission: latency runs
+ * from the scheduled time). `paced` requests are sent the same way at their own rate, taken out of
+ * `perSecond` (the total offered stays `perSecond`). Waits for the last answers (10 s at most).
+ * Resolves to the figures of every answer together.
+ */
+export async function offer(
+  url: string,
+  perSecond: number,
+  seconds: number,
+  headers: Record<string, string>,
+  mix: readonly MixRequest[],
+  paced?: { perSecond: number; requests: readonly MixRequest[] },
+): Promise<OfferResult> {
+  const http = await import('node:http');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+  const base = new URL(url);
+  const times: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  let sent = 0;
+  let lastAnswer = 0;
+  const failures: Record<string, number> = {};
+  const failed = (what: string, r: MixRequest) => {
+    const key = `${what} ${r.method} ${r.path.split('?')[0]}`;
+    failures[key] = (failures[key] ?? 0) + 1;
+  };
+  const pending = new Set<Promise<void>>();
+  const send = (r: MixRequest, scheduled: number) => {
+    sent++;
+    const body = r.body === undefined ? undefined : Buffer.from(r.body, 'utf8');
+    const done = new Promise<void>((resolve) => {
+      const req = http.request(
+        { host: base.hostname, port: base.port, path: r.path, method: r.method, agent, timeout: 10_000, headers: { ...headers, ...r.headers, ...(body ? { 'content-length': body.length } : {}) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            const now = performance.now();
+            lastAnswer = now;
+            times.push(now - scheduled);
+            if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) {
+              non2xx++;
+              failed(String(res.statusCode), r);
+            }
+            resolve();
+          });
+          res.on('error', (err) => (errors++, failed(err.message, r), resolve()));
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+      req.on('error', (err) => (errors++, failed(err.message, r), resolve()));
+      req.end(body);
+    });
+    pending.add(done);
+    void done.then(() => pending.delete(done));
+  };
+  const streams = [
+    { rate: perSecond - (paced?.perSecond ?? 0), requests: mix, next: 0 },
+    ...(paced ? [{ rate: paced.perSecond, requests: paced.requests, next: 0 }] : []),
+  ].filter((s) => s.rate > 0 && s.requests.length > 0);
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  for (;;) {
+    const now = performance.now();
+    let due = Infinity;
+    for (const s of streams) {
+      for (;;) {
+        const at = start + (s.next * 1000) / s.rate;
+        if (at >= end) break;
+        if (at > now) {
+          due = Math.min(due, at);
+          break;
+        }
+        send(s.requests[s.next % s.requests.length], at);
+        s.next++;
+      }
+    }
+    if (due === Infinity) break;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+  }
+  await Promise.race([Promise.all(pending), new Promise((r) => setTimeout(r, 11_000))]);
+  errors += pending.size;
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  const elapsed = Math.max(seconds * 1000, lastAnswer - start) / 1000;
+  return { offered: perSecond, sent, achieved: times.length / elapsed, p50: percentile(times, 50), p99: percentile(times, 99), non2xx, errors, failures };
+}
+
+/** `offer` run in a child process (see `measureApart`): the generator keeps its own core's worth of event loop. */
+export async function offerApart(...args: Parameters<typeof offer>): Promise<OfferResult> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const tsx = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
+  const cli = new URL('./load-cli.ts', import.meta.url).pathname;
+  const { stdout } = await promisify(execFile)(tsx, [cli, JSON.stringify({ offer: args })], { maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as OfferResult;
 }

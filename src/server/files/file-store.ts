@@ -51,6 +51,8 @@ export interface FileStore {
   remove(name: string): Promise<void>;
   /** The names of the stored files (FILE_NAME only), in no set order. */
   list(): AsyncIterable<string>;
+  /** The stored CSV import files (IMPORT_FILE_NAME only) with the time each was stored, in no set order. */
+  imports(): AsyncIterable<{ name: string; lastModified: Date }>;
   /** Releases the store (removes the folder when it is a temporary one). */
   close(): Promise<void>;
 }
@@ -104,6 +106,13 @@ export async function openLocalFileStore(dataDir: string): Promise<FileStore> {
     },
     async *list() {
       for (const f of await readdir(dir)) if (FILE_NAME.test(f)) yield f;
+    },
+    async *imports() {
+      for (const name of await readdir(dir)) {
+        if (!IMPORT_FILE_NAME.test(name)) continue;
+        const s = await stat(path(name)).catch(() => null);
+        if (s?.isFile()) yield { name, lastModified: s.mtime };
+      }
     },
     async close() {
       if (temporary) await rm(dir, { recursive: true, force: true });

@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
-import { CONTENT_TYPES, FILE_NAME } from './file-names';
+import { CONTENT_TYPES, FILE_NAME, IMPORT_FILE_NAME } from './file-names';
 import { checkName, newFileName, type FileStore, type S3Settings } from './file-store';
 
 function missing(err: unknown): boolean {
@@ -83,6 +83,17 @@ export function openS3FileStore(settings: S3Settings): FileStore {
         for (const o of page.Contents ?? []) {
           const name = (o.Key ?? '').slice(settings.prefix.length);
           if (FILE_NAME.test(name)) yield name;
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+    async *imports() {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: `${settings.prefix}import-`, ContinuationToken }));
+        for (const o of page.Contents ?? []) {
+          const name = (o.Key ?? '').slice(settings.prefix.length);
+          if (IMPORT_FILE_NAME.test(name)) yield { name, lastModified: o.LastModified ?? new Date() };
         }
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);

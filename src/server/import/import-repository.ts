@@ -10,7 +10,7 @@ import { keepRevisions } from '../revisions/revision-writes';
 import type { ImportProblem, ImportState } from '../../shared/csv-import';
 import type { ResourceDef } from '../../shared/registry';
 import type { Queryable } from '../db/database';
-import { tableName } from '../db/resource-tables';
+import { fieldExpr, tableName } from '../db/resource-tables';
 import { announceCreated } from '../events/record-events';
 import { HttpError } from '../http-error';
 import { journalChanged, journalCreated } from '../jobs/job-writes';
@@ -123,6 +123,13 @@ export async function writeLogs(
     JSON.stringify(lines),
   ]);
   await addCount(tx, def, city, lines.length);
+}
+
+/** Deletes every log line of import `importId` in `city` (in `tx`), the list count lowered. Resolves to their number. */
+export async function clearLogs(tx: Queryable, def: ResourceDef, city: string, importId: number): Promise<number> {
+  const gone = await tx.query(`DELETE FROM ${tableName(def)} WHERE city = $1 AND ${fieldExpr(def, 'csv_import')} = $2 RETURNING id`, [city, importId]);
+  if (gone.length > 0) await addCount(tx, def, city, -gone.length);
+  return gone.length;
 }
 
 /**

@@ -28,7 +28,7 @@ import { checkedByHandler, throwIfInvalid } from '../plugins/validation';
 import { translatorFor } from '../translator';
 import { registerImportDownloads } from './import-downloads';
 import { fileEncoding, openImportFolder, receiveFile, storeImportFile } from './import-file';
-import { IMPORT_JOB, importJob, type ImportPayload } from './import-job';
+import { IMPORT_JOB, importJob, ORPHAN_IMPORT_FILE_MS, removeOrphanImportFiles, type ImportPayload } from './import-job';
 import { countRows } from './import-pass';
 import { createImport, findDuplicate, patchImport, readImport, stateOf } from './import-repository';
 import { runImportPass } from './pass-thread';
@@ -52,6 +52,7 @@ export async function registerImportRoutes(app: FastifyInstance): Promise<void> 
   const { db, resources } = app;
   const folder = await openImportFolder(app.config.dataDir);
   app.jobs.define(importJob(db, resources, app.jobs, { store: app.files, dir: folder.dir }));
+  app.jobs.chores.set('orphaned import files', (between) => removeOrphanImportFiles(db, { store: app.files, dir: folder.dir }, ORPHAN_IMPORT_FILE_MS, between));
   app.addHook('onClose', () => folder.close());
   addImportSchemas(app);
 

@@ -2,7 +2,8 @@
  * Housekeeping jobs of the one job runner (docs/architecture.md 'Jobs'): fresh planner statistics of a
  * resource table after a large load (`ANALYZE`; PGlite runs no autovacuum, PostgreSQL's would come
  * later), queued by the load itself so its own end is not held up by them; and an hourly run that
- * prunes expired tokens and ended sessions and vacuums PGlite's tables.
+ * prunes expired tokens and ended sessions, does the chores capabilities add (`JobRunner.chores`: the
+ * CSV import's orphaned files) and vacuums PGlite's tables.
  */
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
@@ -55,7 +56,23 @@ export interface HousekeepingResult {
   sessions: number;
   /** Revisions older than REVISION_DAYS (src/server/revisions/): deleted rows among them leave the recycle bin. */
   revisions: number;
+  /** What each chore (`options.chores`) removed, by its name. */
+  chores: Record<string, number>;
   vacuumed: number;
+}
+
+/**
+ * A chore of the hourly run that a capability adds (src/server/import/import-job.ts: the import files
+ * no job refers to): resolves to the number of things it removed; `between` is the job's checkpoint.
+ * An error of one chore is logged and the others still run.
+ */
+export type HousekeepingChore = (between: () => Promise<void>) => Promise<number>;
+
+/** What a housekeeping run is told: REVISION_DAYS, the chores by name, where a chore's error goes. */
+export interface HousekeepingOptions {
+  revisionDays?: number;
+  chores?: ReadonlyMap<string, HousekeepingChore>;
+  log?: (message: string) => void;
 }
 
 /**
@@ -63,11 +80,12 @@ export interface HousekeepingResult {
  * token can be neither used nor reused: its row only counts against the table), the rows of sessions
  * whose refresh family no longer lives (revoked or expired), one-time user tokens
  * a day past their end (until then a link still says it expired), forgotten sign-in failures and
- * revisions older than `options.revisionDays` (REVISION_DAYS, default 400), in transactions of at most 1,000 rows; on PGlite,
+ * revisions older than `options.revisionDays` (REVISION_DAYS, default 400), in transactions of at most 1,000 rows; then
+ * runs `options.chores`; on PGlite,
  * which runs no autovacuum, `VACUUM (ANALYZE)` of every table one statement at a time, so requests
  * are answered between two (`between` is called after each unit of work: the job's checkpoint).
  */
-export async function keepHouse(db: Database, between: () => Promise<void> = async () => {}, options: { revisionDays?: number } = {}): Promise<HousekeepingResult> {
+export async function keepHouse(db: Database, between: () => Promise<void> = async () => {}, options: HousekeepingOptions = {}): Promise<HousekeepingResult> {
   const revisionDays = options.revisionDays ?? 400;
   const prune = async (sql: string): Promise<number> => {
     let total = 0;
@@ -84,8 +102,18 @@ export async function keepHouse(db: Database, between: () => Promise<void> = asy
     sessions: await pruneSessions(db),
     signInFailures: await prune(`DELETE FROM sign_in_failures WHERE username IN (SELECT username FROM sign_in_failures WHERE last_failure_at < now() - make_interval(secs => ${FORGET_AFTER_S}) LIMIT $1) RETURNING 1`),
     revisions: await prune(`DELETE FROM revisions WHERE id IN (SELECT id FROM revisions WHERE at < now() - make_interval(days => ${Math.floor(revisionDays)}) LIMIT $1) RETURNING 1`),
+    chores: {},
     vacuumed: 0,
   };
+  for (const [name, chore] of options.chores ?? []) {
+    try {
+      result.chores[name] = await chore(between);
+    } catch (err) {
+      // A stop or cancel at the checkpoint ends the run; another error only this chore.
+      if ((err as Error).name === 'JobStopped' || (err as Error).name === 'JobLost') throw err;
+      options.log?.(`housekeeping: ${name} failed: ${(err as Error).message}`);
+    }
+  }
   if (db.kind === 'pglite') {
     const tables = await db.query<{ name: string }>("SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename");
     for (const { name } of tables) {
@@ -102,13 +130,14 @@ export async function keepHouse(db: Database, between: () => Promise<void> = asy
  * the transaction that ends this one (after a success or the last failed attempt alike, so the chain
  * never ends). `scheduleHousekeeping` queues the first one at start.
  */
-export function housekeepingJob(db: Database, enqueue: (tx: Queryable, delayMs: number) => Promise<unknown>, log: (m: string) => void, options: { revisionDays?: number } = {}): JobKind<Record<string, never>> {
+export function housekeepingJob(db: Database, enqueue: (tx: Queryable, delayMs: number) => Promise<unknown>, log: (m: string) => void, options: HousekeepingOptions = {}): JobKind<Record<string, never>> {
   return {
     kind: HOUSEKEEPING_JOB,
     maxAttempts: 2,
     async run({ checkpoint }) {
-      const r = await keepHouse(db, checkpoint, options);
-      log(`housekeeping: ${r.refreshTokens} expired refresh tokens, ${r.sessions} ended sessions, ${r.userTokens} one-time tokens, ${r.signInFailures} sign-in failure records, ${r.revisions} revisions removed; ${r.vacuumed} tables vacuumed`);
+      const r = await keepHouse(db, checkpoint, { log, ...options });
+      const chores = Object.entries(r.chores).map(([name, n]) => `, ${n} ${name}`).join('');
+      log(`housekeeping: ${r.refreshTokens} expired refresh tokens, ${r.sessions} ended sessions, ${r.userTokens} one-time tokens, ${r.signInFailures} sign-in failure records, ${r.revisions} revisions${chores} removed; ${r.vacuumed} tables vacuumed`);
     },
     completed: (tx) => enqueue(tx, HOUSEKEEPING_EVERY_MS).then(() => undefined),
     settled: async (tx, _job, end) => {

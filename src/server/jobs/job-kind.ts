@@ -26,8 +26,13 @@ export interface Job<P = Record<string, unknown>> {
 export interface JobContext<P> {
   readonly job: Job<P>;
   readonly db: Database;
-  /** Call between units of work: a heartbeat; throws `JobStopped` once a cancel was asked or the runner stops. */
-  checkpoint(): Promise<void>;
+  /**
+   * Call between units of work: a heartbeat; throws `JobStopped` once a cancel was asked or the runner
+   * stops, and `JobLost` once the attempt's lease was taken over (its process was thought dead). Given
+   * the transaction of a unit's writes, it runs in it and holds the job's row until that commits, so a
+   * takeover comes either before (the writes are refused) or after (they are undone with the rest).
+   */
+  checkpoint(tx?: Queryable): Promise<void>;
 }
 
 /** A kind of job: what an attempt does and what becomes of the job's own rows when it ends. */
@@ -35,6 +40,12 @@ export interface JobKind<P = Record<string, unknown>> {
   kind: string;
   /** Attempts before the job fails (default 3). */
   maxAttempts?: number;
+  /**
+   * Why a stopped attempt is tried again while attempts remain (default: an error or an interruption):
+   * a kind whose errors would only repeat (a CSV import, src/server/import/import-job.ts) retries an
+   * interruption alone, its process having stopped or died under it. A cancel is never tried again.
+   */
+  retryAfter?: readonly StopReason[];
   /** Milliseconds before the next attempt after `attempt` failed (default 2^attempt s, at most 5 min). */
   backoffMs?: (attempt: number) => number;
   /** One attempt. Throw to fail it; let `JobStopped` of `checkpoint` through. */

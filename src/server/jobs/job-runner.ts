@@ -9,10 +9,15 @@
  * - a running job writes a heartbeat (every `staleMs / 3` and at each `checkpoint`); a job whose
  *   heartbeat is older than `staleMs` was left by a process that died, and on PGlite (one process
  *   per data directory) every running job of another runner is: the runner claims such an orphan,
- *   undoes its journaled writes (./job-writes.ts) and retries or fails it;
+ *   undoes its journaled writes (./job-writes.ts) and retries or fails it (a new attempt from the
+ *   start: nothing of the dead one's is left). An attempt holds its job while the row names its
+ *   runner and attempt: its `checkpoint`, given the transaction of its writes, renews that lease in
+ *   it, so an attempt thought dead that still runs (a long pause) has its next writes refused
+ *   (`JobLost`) and stops without touching the job again;
  * - an attempt that throws, is cancelled (`cancel`) or is interrupted (the runner stops) has its
  *   writes undone, then the kind's `settled` hook runs in the transaction that sets the job's state:
- *   queued again after a backoff while attempts remain (not after a cancel), else failed or cancelled;
+ *   queued again after a backoff while attempts remain and its kind retries that stop (`retryAfter`;
+ *   never a cancel), else failed or cancelled;
  * - a successful attempt's `completed` hook runs in the transaction that marks it succeeded and
  *   forgets its journal. So a restart never leaves a job stuck or half-applied.
  * Work is done in short transactions between `checkpoint`s: PGlite has one connection, and a long
@@ -23,7 +28,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { ResourceDef } from '../../shared/registry';
 import type { Database, Queryable } from '../db/database';
-import { analyzeJob, HOUSEKEEPING_JOB, housekeepingJob, scheduleHousekeeping } from './housekeeping';
+import { analyzeJob, HOUSEKEEPING_JOB, housekeepingJob, scheduleHousekeeping, type HousekeepingChore } from './housekeeping';
 import type { Job, JobContext, JobKind, JobState, StopReason } from './job-kind';
 import { forgetWrites, undoWrites } from './job-writes';
 
@@ -34,6 +39,18 @@ export class JobStopped extends Error {
   constructor(readonly reason: 'cancelled' | 'interrupted') {
     super(`job ${reason}`);
     this.name = 'JobStopped';
+  }
+}
+
+/**
+ * Thrown by `checkpoint` (and at the end of an attempt) when another runner has taken the job over
+ * (this attempt's heartbeat had gone stale): the attempt stops without settling, since the job and
+ * its journal are the other runner's now.
+ */
+export class JobLost extends Error {
+  constructor(id: number) {
+    super(`job ${id} was taken over by another runner`);
+    this.name = 'JobLost';
   }
 }
 
@@ -50,6 +67,9 @@ export interface RunnerOptions {
 
 const FINAL: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
 const COLUMNS = 'id, kind, payload, state, cancel_requested, attempts, max_attempts, last_error';
+
+/** Why a stopped attempt is tried again unless its kind says otherwise (`JobKind.retryAfter`). */
+const RETRY_AFTER: readonly StopReason[] = ['error', 'interrupted'];
 
 const defaultBackoff = (attempt: number) => Math.min(300_000, 1000 * 2 ** attempt);
 
@@ -70,6 +90,8 @@ export async function enqueueJob(tx: Queryable, kind: string, payload: Record<st
 export class JobRunner {
   /** This runner in `jobs.worker`: `<host>:<process id>:<random>`, so an operator sees which process runs a job. */
   readonly worker = `${hostname()}:${process.pid}:${randomUUID()}`;
+  /** What the hourly housekeeping run also does, by name (./housekeeping.ts `HousekeepingChore`): a capability adds its own at registration. */
+  readonly chores = new Map<string, HousekeepingChore>();
   private readonly kinds = new Map<string, JobKind<never>>();
   private readonly active = new Map<number, { stop: (reason: 'cancelled' | 'interrupted') => void; done: Promise<void> }>();
   private readonly options: RunnerOptions;
@@ -213,33 +235,47 @@ export class JobRunner {
   private launch(job: Job): void {
     let stop: 'cancelled' | 'interrupted' | null = null;
     const kind = this.kinds.get(job.kind)!;
+    // This attempt holds the job while the row names this runner and this attempt (a takeover names
+    // another runner; a retry claimed by this runner again counts another attempt).
+    const lease = [job.id, this.worker, job.attempts];
     const heartbeat = setInterval(
       () => {
-        this.db.query('UPDATE jobs SET heartbeat_at = now() WHERE id = $1 AND worker = $2', [job.id, this.worker]).catch(() => undefined);
+        this.db.query('UPDATE jobs SET heartbeat_at = now() WHERE id = $1 AND worker = $2 AND attempts = $3', lease).catch(() => undefined);
       },
       Math.max(100, this.options.staleMs / 3),
     );
     heartbeat.unref();
+    /** A heartbeat in `q` that also locks the job's row; throws JobLost once another runner holds the job. */
+    const renew = async (q: Queryable) => {
+      const [row] = await q.query<{ cancel_requested: boolean }>(
+        `UPDATE jobs SET heartbeat_at = now() WHERE id = $1 AND worker = $2 AND attempts = $3 AND state = 'running' RETURNING cancel_requested`,
+        lease,
+      );
+      if (!row) throw new JobLost(job.id);
+      return row;
+    };
     const ctx: JobContext<never> = {
       job: job as Job<never>,
       db: this.db,
-      checkpoint: async () => {
+      checkpoint: async (tx) => {
         if (stop) throw new JobStopped(stop);
-        const [row] = await this.db.query<{ cancel_requested: boolean }>('UPDATE jobs SET heartbeat_at = now() WHERE id = $1 RETURNING cancel_requested', [
-          job.id,
-        ]);
-        if (row?.cancel_requested) throw new JobStopped('cancelled');
+        if ((await renew(tx ?? this.db)).cancel_requested) throw new JobStopped('cancelled');
       },
     };
     const done = (async () => {
       try {
         await kind.run(ctx);
         await this.db.transaction(async (tx) => {
+          await renew(tx);
           await kind.completed?.(tx, job as Job<never>);
           await forgetWrites(tx, job.id);
           await tx.query(`UPDATE jobs SET state = 'succeeded', finished_at = now(), last_error = NULL WHERE id = $1`, [job.id]);
         });
       } catch (err) {
+        if (err instanceof JobLost || (await this.lost(lease))) {
+          this.options.log(`jobs: ${job.kind} ${job.id}: ${new JobLost(job.id).message}; this attempt stops`);
+          return;
+        }
         const reason: StopReason = err instanceof JobStopped ? err.reason : 'error';
         if (reason === 'error') this.options.log(`jobs: ${job.kind} ${job.id} failed: ${(err as Error).stack ?? err}`);
         await this.settle(job, reason, (err as Error).message ?? String(err)).catch((e: Error) => this.options.log(`jobs: settling ${job.id}: ${e.message}`));
@@ -252,6 +288,12 @@ export class JobRunner {
     this.active.set(job.id, { stop: (reason) => (stop ??= reason), done });
   }
 
+  /** Whether the attempt `lease` (job id, worker, attempts) no longer holds its job (another runner took it over). */
+  private async lost(lease: unknown[]): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM jobs WHERE id = $1 AND worker = $2 AND attempts = $3 AND state = 'running'`, lease).catch(() => null);
+    return rows !== null && rows.length === 0;
+  }
+
   /** Undoes a stopped attempt's writes and ends it: queued again (backoff), failed or cancelled. */
   private async settle(job: Job, reason: StopReason, error: string): Promise<void> {
     await undoWrites(this.db, job.id, this.resources);
@@ -260,7 +302,8 @@ export class JobRunner {
       const [{ cancel_requested: cancelled }] = await tx.query<{ cancel_requested: boolean }>('SELECT cancel_requested FROM jobs WHERE id = $1 FOR UPDATE', [
         job.id,
       ]);
-      const end = cancelled || reason === 'cancelled' ? 'cancelled' : job.attempts < job.max_attempts ? 'retry' : 'failed';
+      const retries = job.attempts < job.max_attempts && (kind?.retryAfter ?? RETRY_AFTER).includes(reason);
+      const end = cancelled || reason === 'cancelled' ? 'cancelled' : retries ? 'retry' : 'failed';
       await kind?.settled?.(tx, job as Job<never>, end, reason, error);
       if (end === 'retry') {
         const delay = (kind?.backoffMs ?? defaultBackoff)(job.attempts);
@@ -292,7 +335,9 @@ export function registerJobs(app: FastifyInstance, db: Database, resources: Read
   const jobs = new JobRunner(db, resources, { log: (m) => app.log.error(m), ...options });
   jobs.define(analyzeJob(db, resources));
   const enqueueHousekeeping = (tx: Queryable, delayMs: number) => jobs.enqueue(tx, HOUSEKEEPING_JOB, {}, { delayMs });
-  jobs.define(housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m), { revisionDays: app.hasDecorator('config') ? app.config.revisionDays : undefined }));
+  jobs.define(
+    housekeepingJob(db, enqueueHousekeeping, (m) => app.log.info(m), { revisionDays: app.hasDecorator('config') ? app.config.revisionDays : undefined, chores: jobs.chores }),
+  );
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => {
     await scheduleHousekeeping(db, enqueueHousekeeping);
