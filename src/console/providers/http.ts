@@ -53,12 +53,14 @@ export function withQuery(path: string, query?: RequestOptions['query']): string
 
 /**
  * The message the console shows for an error answer (001 8): 500 (and no answer) 'Server Error
- * Occured. Please Try Again !'; 403 the permission message; 406 'セッションが切れました'; 405 and the
+ * Occured. Please Try Again !', a 5xx of a code of its own its catalogue text (501 `totp_unavailable`); 403 the permission message; 406 'セッションが切れました'; 405 and the
  * rest the server's message; a `basics` field error 'Basics field may not be blank.'; without a
  * message 'Your {first field} is invalid or exists already !', else the code's catalogue text.
  */
 export function errorMessage(status: number, code: string, detail: string, fields?: Record<string, unknown>): string {
   const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params);
+  // A 5xx with a code of its own (501 `totp_unavailable`) says what to do; every other one is the catalogue's 500 text.
+  if (status >= 500 && code !== 'server_error' && i18n.exists(errorKey(code as ErrorCode))) return t(errorKey(code as ErrorCode));
   if (status >= 500 || status === 0) return t('errors.server_error');
   if (status === 403) return t('errors.forbidden');
   if (status === 406) return t('errors.session_expired');
