@@ -114,6 +114,29 @@ describe('TOTP', () => {
     expect((await securityEvents('mfa_failed', id)).length).toBeGreaterThanOrEqual(3);
   });
 
+  it('accepts one step of clock skew either way, not two', async () => {
+    const skew = await createTestApp();
+    try {
+      const secret = await enrolOn(skew.app, 'operator');
+      const id = Number((await skew.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'operator'"))[0].id);
+      const at = (steps: number) => totpCode(secret, Date.now() + steps * 30_000);
+      const second = async (code: string) => {
+        // Steps before the enrolment's are otherwise refused as spent: the last accepted step is forgotten.
+        await skew.db.query('UPDATE user_totp SET last_step = 0 WHERE user_id = $1', [id]);
+        const first = await skew.app.inject({ method: 'POST', url: '/default/api/login', payload: { username: 'operator', password: 'demo1234' } });
+        const { mfa_token } = first.json() as { mfa_token: string };
+        return (await skew.app.inject({ method: 'POST', url: '/default/api/login/mfa', payload: { mfa_token, code } })).statusCode;
+      };
+      // A code two steps away differs from every code within one step (else the case says nothing).
+      if (![at(-1), at(0), at(1)].includes(at(-2))) expect(await second(at(-2))).toBe(400);
+      if (![at(-1), at(0), at(1)].includes(at(2))) expect(await second(at(2))).toBe(400);
+      expect(await second(at(-1))).toBe(200);
+      expect(await second(at(1))).toBe(200);
+    } finally {
+      await skew.close();
+    }
+  });
+
   it('counts wrong codes in the per-account throttle that passwords use', async () => {
     await enrol('teacher');
     const token = await passwordStep('teacher');
