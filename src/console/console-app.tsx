@@ -34,6 +34,7 @@ import { TOP_BAR_HEIGHT } from './layout/top-bar';
 import { useSessionValue } from './hooks/use-session';
 import { MaintenanceGate } from './layout/maintenance-gate';
 import { Loading } from './components/loading';
+import { backgroundAwareQueryConfig } from './providers/background-calls';
 
 const CityPage = lazy(() => import('./pages/city-page').then((m) => ({ default: m.CityPage })));
 // The console inside a city also needs its catalogue's console namespaces (i18n.ts): loaded with it.
@@ -101,14 +102,20 @@ if (typeof location !== 'undefined' && isCityPagePath(location.pathname)) {
 
 /**
  * React Query defaults: an answer with an HTTP error is final (the catalogue's message shows at once,
- * a 403 signs out at once); only a call that got no answer at all is tried once more.
+ * a 403 signs out at once); only a call that got no answer at all is tried once more. Nothing is read
+ * again by itself when the network comes back, as nothing is when the window regains focus (Refine's
+ * default): Refine's <Authenticated> shows its loading state while the session check is read, so a
+ * check read again unmounted the whole console, unsaved input with it, and each page's first reads
+ * then counted as a use of the session. The refetches React Query still makes by itself (a query's
+ * refetchInterval, a query that asks for them) are background calls (providers/background-calls.ts).
  */
 const REACT_QUERY = {
-  clientConfig: {
-    defaultOptions: {
-      queries: { retry: (failures: number, error: unknown) => failures < 1 && ((error as { statusCode?: number } | null)?.statusCode ?? 0) === 0 },
+  clientConfig: backgroundAwareQueryConfig({
+    queries: {
+      retry: (failures: number, error: unknown) => failures < 1 && ((error as { statusCode?: number } | null)?.statusCode ?? 0) === 0,
+      refetchOnReconnect: false,
     },
-  },
+  }),
 };
 
 /** The protected area: a session is required; a sign-out (e.g. failed refresh) goes to /login. */

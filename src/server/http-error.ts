@@ -12,6 +12,8 @@ export interface HttpErrorOptions {
   fieldErrors?: FieldErrors;
   /** Extra answer headers (e.g. Retry-After of a 429). */
   headers?: Record<string, string>;
+  /** Why, for the server log only (the error's message); never answered. */
+  reason?: string;
 }
 
 /** An error answer of the API: `new HttpError('forbidden')` → 403 `{detail, code: 'forbidden'}`. */
@@ -25,7 +27,7 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     options: HttpErrorOptions = {},
   ) {
-    super(options.detail ?? code);
+    super(options.reason ?? options.detail ?? code);
     this.name = 'HttpError';
     this.statusCode = ERROR_STATUS[code];
     this.detail = options.detail;

@@ -17,7 +17,8 @@ export type ErrorCode =
   | 'duplicate_file'
   | 'too_large'
   | 'rate_limited'
-  | 'server_error';
+  | 'server_error'
+  | 'totp_unavailable';
 
 /** The body of every error answer. `detail` is a human message in the request's language. */
 export interface ApiError {
@@ -28,7 +29,9 @@ export interface ApiError {
 
 /**
  * HTTP status of each error code (001 8 lists 401, 403, 405, 406, 409 and 500; the CSV import adds
- * 409 `duplicate_file`, the same file imported before, and 413 `too_large`, a file over its limit).
+ * 409 `duplicate_file`, the same file imported before, and 413 `too_large`, a file over its limit;
+ * staff sign-in adds 501 `totp_unavailable`, TOTP asked of a server that cannot keep TOTP secrets:
+ * production without MFA_SECRET_KEY, docs/architecture.md 'Staff sign-in'; passkeys still work).
  */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   validation: 400,
@@ -44,6 +47,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   too_large: 413,
   rate_limited: 429,
   server_error: 500,
+  totp_unavailable: 501,
 };
 
 /** The i18n key of each code's message (locales/<language>/*.json `errors.*`). */

@@ -6,6 +6,7 @@
  * another browser context. Each test works on a user of its own; the demo accounts stay unenrolled.
  */
 import { Secret, TOTP } from 'otpauth';
+import { isSessionUse } from '../../src/server/auth/sessions';
 import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { PASSWORD, screenshot, signIn, signInQuickly } from './helpers';
 
@@ -161,6 +162,41 @@ test.describe('sessions', () => {
     await page.reload();
     await expect(page).toHaveURL(/\/login$/);
     expect((await page.request.get('/default/api/users/account')).status()).toBe(401);
+  });
+
+  test('the window focused again and the network back are no use of the session and keep unsaved input; the user’s search is a use', async ({ page }) => {
+    await signInQuickly(page, 'operator', '/kobe/news');
+    const search = page.getByPlaceholder('検索');
+    await search.fill('まだ送っていない検索語');
+    // Every API call from here on, and whether the server counts it as a use (the server's own rule).
+    const calls: Array<{ path: string; query: string; use: boolean }> = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.includes('/api/')) calls.push({ path: url.pathname, query: url.search, use: isSessionUse({ url: url.pathname + url.search, headers: r.headers() }) });
+    });
+
+    // The tab hidden and shown again (what React Query takes for the window regaining focus), then
+    // the network lost and back. Whatever the console reads again by itself on these is sent at once.
+    await page.evaluate(() => {
+      for (const state of ['hidden', 'visible']) {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }
+    });
+    await page.context().setOffline(true);
+    await page.context().setOffline(false);
+    // The console was not unmounted and mounted again (Refine's session check read again did that): the typed search is still there.
+    await expect(search).toHaveValue('まだ送っていない検索語');
+
+    // The user's search, after all that: the first call the server counts as a use.
+    const searched = page.waitForRequest((r) => new URL(r.url()).pathname.endsWith('/admin-news/'));
+    await search.press('Enter');
+    const read = await searched;
+    expect(decodeURIComponent(new URL(read.url()).search)).toContain('まだ送っていない検索語');
+    // Nothing before it counted: the first use is the search.
+    const uses = calls.filter((c) => c.use);
+    expect(uses[0]).toMatchObject({ path: '/kobe/api/city/admin-news/' });
+    expect(decodeURIComponent(uses[0].query)).toContain('まだ送っていない検索語');
   });
 });
 

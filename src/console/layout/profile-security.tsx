@@ -1,7 +1,8 @@
 /**
  * The security sections of the profile page (docs/architecture.md 'Staff sign-in'), for staff:
  * - 二要素認証: TOTP on or off, recovery codes left; set up (QR code, first code, recovery codes
- *   shown once) or turn off with the password (GET /default/api/users/mfa, POST …/mfa/disable);
+ *   shown once) or turn off with the password (GET /default/api/users/mfa, POST …/mfa/disable); on a
+ *   server without TOTP (`totp_available` false) the catalogue's `totp_unavailable` text instead of set-up;
  * - パスキー: the user's passkeys, add one under a name, remove one;
  * - ログイン中の端末: the live sessions (browser, system, IP, sign-in, last activity; this device
  *   marked), end one or every other (GET/DELETE /default/api/users/sessions/).
@@ -9,7 +10,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { App as AntdApp, Button, Card, Form, Input, List, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App as AntdApp, Button, Card, Form, Input, List, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { RecoveryCodes, TotpEnrolment, failureText } from '../components/second-factor';
 import { request } from '../providers/http';
 import { SECURITY_PATHS, passkeysSupported, registerPasskey, type Passkey } from '../providers/passkeys';
@@ -18,6 +19,8 @@ import type { SessionInfo } from '@/shared/sessions';
 
 interface Factors {
   totp: boolean;
+  /** false: the server cannot keep TOTP secrets (production without MFA_SECRET_KEY); passkeys still work. */
+  totp_available: boolean;
   recovery_codes_left: number;
   passkeys: Passkey[];
 }
@@ -96,10 +99,13 @@ function FactorSections() {
             </Tag>
             {factors.totp && <Typography.Text type="secondary">{t('security.profile.codesLeft', { count: factors.recovery_codes_left })}</Typography.Text>}
           </Space>
+          {!factors.totp_available && <Alert type="warning" showIcon message={t('errors.totp_unavailable')} data-testid="totp-unavailable" />}
           <Space wrap>
-            <Button type={factors.totp ? 'default' : 'primary'} onClick={() => (setCodes(null), setEnrolling(true))}>
-              {t('security.profile.totpSetup')}
-            </Button>
+            {factors.totp_available && (
+              <Button type={factors.totp ? 'default' : 'primary'} onClick={() => (setCodes(null), setEnrolling(true))}>
+                {t('security.profile.totpSetup')}
+              </Button>
+            )}
             {factors.totp && (
               <Button danger onClick={() => setDisabling(true)}>
                 {t('security.profile.totpDisable')}

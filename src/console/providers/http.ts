@@ -15,6 +15,7 @@ import { errorKey, type ErrorCode } from '@/shared/errors';
 import { BACKGROUND_HEADER } from '@/shared/sessions';
 import { currentLanguage, i18n } from '../i18n';
 import { ApiRequestError } from './api-error';
+import { startedInBackground } from './background-calls';
 import { setMaintenance } from './maintenance';
 import { getCity, markSignedOut } from './session';
 
@@ -29,7 +30,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The Accept header (default application/json; e.g. text/csv for an export). */
   accept?: string;
-  /** A call the console makes by itself, not at a user's action: sent with BACKGROUND_HEADER (no use of the session for its idle limit). */
+  /**
+   * A call the console makes by itself, not at a user's action: sent with BACKGROUND_HEADER (no use of
+   * the session for its idle limit). Default: true inside React Query's own refetches (./background-calls.ts).
+   */
   background?: boolean;
 }
 
@@ -53,12 +57,14 @@ export function withQuery(path: string, query?: RequestOptions['query']): string
 
 /**
  * The message the console shows for an error answer (001 8): 500 (and no answer) 'Server Error
- * Occured. Please Try Again !'; 403 the permission message; 406 'セッションが切れました'; 405 and the
+ * Occured. Please Try Again !', a 5xx of a code of its own its catalogue text (501 `totp_unavailable`); 403 the permission message; 406 'セッションが切れました'; 405 and the
  * rest the server's message; a `basics` field error 'Basics field may not be blank.'; without a
  * message 'Your {first field} is invalid or exists already !', else the code's catalogue text.
  */
 export function errorMessage(status: number, code: string, detail: string, fields?: Record<string, unknown>): string {
   const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params);
+  // A 5xx with a code of its own (501 `totp_unavailable`) says what to do; every other one is the catalogue's 500 text.
+  if (status >= 500 && code !== 'server_error' && i18n.exists(errorKey(code as ErrorCode))) return t(errorKey(code as ErrorCode));
   if (status >= 500 || status === 0) return t('errors.server_error');
   if (status === 403) return t('errors.forbidden');
   if (status === 406) return t('errors.session_expired');
@@ -140,10 +146,13 @@ export async function sendWithRefresh<T extends { status: number }>(sendOnce: ()
 
 /**
  * Calls the API and answers the raw successful `Response` (a 401 is refreshed and retried once,
- * `sendWithRefresh`). Errors: `ApiRequestError` for every non-2xx answer and for network failures
- * (status 0), among them a 401 whose refresh got no answer.
+ * `sendWithRefresh`). A call made while React Query refetches by itself (./background-calls.ts) is
+ * sent as a background call unless `opts.background` says otherwise. Errors: `ApiRequestError` for
+ * every non-2xx answer and for network failures (status 0), among them a 401 whose refresh got no answer.
  */
-export async function requestResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
+export async function requestResponse(path: string, options: RequestOptions = {}): Promise<Response> {
+  // Read before the first await: the trigger's scope ends when the query function returns its promise.
+  const opts = options.background === undefined && startedInBackground() ? { ...options, background: true } : options;
   let res: Response;
   try {
     res = opts.refreshOn401 === false ? await send(path, opts) : await sendWithRefresh(() => send(path, opts));

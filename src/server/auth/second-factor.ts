@@ -10,11 +10,13 @@
  * - A recovery code is spent by its use.
  * The TOTP secret (enabled and pending) is kept sealed with AES-256-GCM under MFA_SECRET_KEY
  * (./secret-box.ts): `box` is the app's `totpSecrets`, null when TOTP is unavailable (production
- * without the key: enrolment fails with a logged error).
+ * without the key: every TOTP call answers 501 `totp_unavailable`, shared/errors.ts, and is logged;
+ * passkeys and recovery codes still work).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Queryable } from '../db/database';
+import { HttpError } from '../http-error';
 import { totpContext, type SecretBox } from './secret-box';
 import { hashRefreshToken } from './tokens';
 
@@ -87,10 +89,18 @@ export async function beginTotp(db: Queryable, box: SecretBox | null, userId: nu
   return { secret, otpauth_url: totpOf(secret, username).toString() };
 }
 
-/** The box, or the error of an app without one (production without MFA_SECRET_KEY: answered 500, logged). */
+/**
+ * The box, or the error of an app without one. Errors: HttpError 501 `totp_unavailable` (production
+ * without MFA_SECRET_KEY; the answer says to use a passkey or ask the administrator, the log names the setting).
+ */
 function sealing(box: SecretBox | null): SecretBox {
-  if (!box) throw new Error('TOTP is unavailable: MFA_SECRET_KEY is not set (required in production)');
+  if (!box) throw new HttpError('totp_unavailable', { reason: 'TOTP is unavailable: MFA_SECRET_KEY is not set (required in production)' });
   return box;
+}
+
+/** Whether TOTP can be enrolled and checked (false: production without MFA_SECRET_KEY). */
+export function totpAvailable(box: SecretBox | null): boolean {
+  return box !== null;
 }
 
 /** The time step `code` is right for under `secret` (now, one step either way), or null. */
@@ -112,12 +122,14 @@ function newRecoveryCodes(): string[] {
 /**
  * Confirms the pending TOTP of user `userId` with a code of it: the secret becomes the user's, the
  * code's step is spent, and new recovery codes replace the old ones. Answers the recovery codes (to
- * show once), or null when there is no pending secret or the code is wrong.
+ * show once), or null when there is no pending secret or the code is wrong. Errors: 501
+ * `totp_unavailable` without a box.
  */
 export async function enableTotp(db: Queryable, box: SecretBox | null, userId: number, code: string, now = Date.now()): Promise<string[] | null> {
+  const opener = sealing(box);
   const [row] = await db.query<{ pending_secret: string | null }>('SELECT pending_secret FROM user_totp WHERE user_id = $1', [userId]);
   if (!row?.pending_secret) return null;
-  const step = stepOf(sealing(box).open(row.pending_secret, totpContext(userId)), code, now);
+  const step = stepOf(opener.open(row.pending_secret, totpContext(userId)), code, now);
   if (step === null) return null;
   await db.query('UPDATE user_totp SET secret = pending_secret, pending_secret = NULL, enabled_at = now(), last_step = $2 WHERE user_id = $1', [userId, step]);
   const codes = newRecoveryCodes();

@@ -9,8 +9,8 @@
  *   digits of the AES key's SHA-256, is written with each sealed value.
  * - Without `MFA_SECRET_KEY`: outside production the key is derived from the token secret
  *   (TOKEN_SECRET, or the one kept in the database), and stays readable once MFA_SECRET_KEY is set;
- *   in production TOTP is unavailable (enrolment answers 500, logged) and the server refuses to start
- *   while any TOTP secret is stored.
+ *   in production TOTP is unavailable (logged at start; enrolment answers 501 `totp_unavailable`,
+ *   shared/errors.ts) and the server refuses to start while any TOTP secret is stored.
  * - Stored form: `v1:<key id>:<iv>:<ciphertext>:<tag>` (base64url; 12-byte IV, 16-byte tag), the
  *   user's id bound as additional data (a value copied to another user's row does not open). A value
  *   without the `v1:` prefix is a secret stored in clear before this existed.
@@ -161,13 +161,14 @@ declare module 'fastify' {
 
 /**
  * Decorates `app.totpSecrets` and seals the stored TOTP secrets (`sealTotpSecrets`), logging what it
- * rewrote and, as an error, the users whose secret no key opens. Errors: as `sealTotpSecrets` (the
- * start is refused).
+ * rewrote, a warning when TOTP is unavailable, and, as an error, the users whose secret no key opens.
+ * Errors: as `sealTotpSecrets` (the start is refused).
  */
 export async function registerTotpSecrets(app: FastifyInstance): Promise<void> {
   const box = totpSecretBox(app.config, await loadTokenSecret(app.db, app.config.tokenSecret));
   app.decorate('totpSecrets', box);
   const { rewritten, unreadable } = await sealTotpSecrets(app.db, box);
+  if (!box) app.log.warn('TOTP is unavailable: MFA_SECRET_KEY is not set (required in production); TOTP setup answers 501 totp_unavailable, passkeys still work');
   if (rewritten > 0) app.log.info(`TOTP secrets: ${rewritten} rewritten under key ${box?.keyId}`);
   if (unreadable.length > 0) {
     app.log.error(

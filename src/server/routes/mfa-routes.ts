@@ -12,8 +12,9 @@
  * Enrolment (signed in, or with the `mfa_token` of a REQUIRE_MFA_ROLES enrolment):
  * - POST /default/api/users/mfa/totp/setup   {mfa_token?} → {secret, otpauth_url}
  * - POST /default/api/users/mfa/totp/enable  {code, mfa_token?} → {recovery_codes} (+ the login answer with mfa_token)
+ *   Both answer 501 `totp_unavailable` on a server that cannot keep TOTP secrets (production without MFA_SECRET_KEY).
  * Own account (signed-in staff):
- * - GET  /default/api/users/mfa               → {totp, recovery_codes_left, passkeys}
+ * - GET  /default/api/users/mfa               → {totp, totp_available, recovery_codes_left, passkeys}
  * - POST /default/api/users/mfa/disable       {password} → {detail}
  * - POST /default/api/users/passkeys/options  → WebAuthn creation options
  * - POST /default/api/users/passkeys          {name, credential} → 201 passkey
@@ -41,7 +42,7 @@ import {
   removePasskey,
   verifyPasskey,
 } from '../auth/passkeys';
-import { beginTotp, enableTotp, factorsOf, isStaff, peekMfaToken, removeTotp, resetFactors, spendMfaToken, verifyCode, type MfaPurpose } from '../auth/second-factor';
+import { beginTotp, enableTotp, factorsOf, isStaff, peekMfaToken, removeTotp, resetFactors, spendMfaToken, totpAvailable, verifyCode, type MfaPurpose } from '../auth/second-factor';
 import { recordSecurityEvent, type SecurityAction } from '../auth/security-events';
 import { endSession, endSessions, listSessions } from '../auth/sessions';
 import { countFailure, forgetFailures, refuseWhileThrottled } from '../auth/sign-in-throttle';
@@ -175,7 +176,7 @@ export function registerMfaRoutes(app: FastifyInstance): void {
   app.get('/default/api/users/mfa', { schema: S.status }, async (request) => {
     const profile = await staff(request, 'read');
     const f = await factorsOf(db, profile.id);
-    return { totp: f.totp, recovery_codes_left: f.recoveryCodesLeft, passkeys: await listPasskeys(db, profile.id) };
+    return { totp: f.totp, totp_available: totpAvailable(app.totpSecrets), recovery_codes_left: f.recoveryCodesLeft, passkeys: await listPasskeys(db, profile.id) };
   });
 
   app.post('/default/api/users/mfa/disable', { config: limited, schema: S.disable }, async (request) => {

@@ -57,8 +57,13 @@ export const MFA_SCHEMAS = {
     response: {
       '200': answer('The factors', {
         type: 'object',
-        required: ['totp', 'recovery_codes_left', 'passkeys'],
-        properties: { totp: { type: 'boolean' }, recovery_codes_left: { type: 'integer' }, passkeys: { type: 'array', items: PASSKEY } },
+        required: ['totp', 'totp_available', 'recovery_codes_left', 'passkeys'],
+        properties: {
+          totp: { type: 'boolean' },
+          totp_available: { type: 'boolean', description: 'false: this server cannot keep TOTP secrets (production without MFA_SECRET_KEY); TOTP setup answers 501 totp_unavailable, passkeys still work' },
+          recovery_codes_left: { type: 'integer' },
+          passkeys: { type: 'array', items: PASSKEY },
+        },
       }),
       ...errorAnswers(401, 403),
     },
@@ -68,7 +73,7 @@ export const MFA_SCHEMAS = {
     body: { type: 'object', properties: { mfa_token: MFA_TOKEN } },
     response: {
       '200': answer('The secret (base32) and its URL', { type: 'object', required: ['secret', 'otpauth_url'], properties: { secret: { type: 'string' }, otpauth_url: { type: 'string' } } }),
-      ...errorAnswers(400, 401, 403),
+      ...errorAnswers(400, 401, 403, 501),
     },
   }),
   totpEnable: schema('mfa_totp_enable', 'Confirms the TOTP with a code of it; answers 10 one-time recovery codes (shown once). With an enrolment mfa_token, also signs in (the login answer, cookies set)', {
@@ -80,7 +85,7 @@ export const MFA_SCHEMAS = {
         required: ['recovery_codes'],
         properties: { recovery_codes: { type: 'array', items: { type: 'string' } }, ...(SIGNED_IN.properties as Json) },
       }),
-      ...errorAnswers(400, 401, 403, 429),
+      ...errorAnswers(400, 401, 403, 429, 501),
     },
   }),
   disable: schema('mfa_disable', "Removes the caller's TOTP and recovery codes (the password confirms)", {

@@ -114,6 +114,29 @@ describe('TOTP', () => {
     expect((await securityEvents('mfa_failed', id)).length).toBeGreaterThanOrEqual(3);
   });
 
+  it('accepts one step of clock skew either way, not two', async () => {
+    const skew = await createTestApp();
+    try {
+      const secret = await enrolOn(skew.app, 'operator');
+      const id = Number((await skew.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'operator'"))[0].id);
+      const at = (steps: number) => totpCode(secret, Date.now() + steps * 30_000);
+      const second = async (code: string) => {
+        // Steps before the enrolment's are otherwise refused as spent: the last accepted step is forgotten.
+        await skew.db.query('UPDATE user_totp SET last_step = 0 WHERE user_id = $1', [id]);
+        const first = await skew.app.inject({ method: 'POST', url: '/default/api/login', payload: { username: 'operator', password: 'demo1234' } });
+        const { mfa_token } = first.json() as { mfa_token: string };
+        return (await skew.app.inject({ method: 'POST', url: '/default/api/login/mfa', payload: { mfa_token, code } })).statusCode;
+      };
+      // A code two steps away differs from every code within one step (else the case says nothing).
+      if (![at(-1), at(0), at(1)].includes(at(-2))) expect(await second(at(-2))).toBe(400);
+      if (![at(-1), at(0), at(1)].includes(at(2))) expect(await second(at(2))).toBe(400);
+      expect(await second(at(-1))).toBe(200);
+      expect(await second(at(1))).toBe(200);
+    } finally {
+      await skew.close();
+    }
+  });
+
   it('counts wrong codes in the per-account throttle that passwords use', async () => {
     await enrol('teacher');
     const token = await passwordStep('teacher');
@@ -265,6 +288,38 @@ describe('TOTP secrets at rest', () => {
       await enrolOn(dev.app, 'operator');
       await expect(buildApp({ db: dev.db, config: testConfig({ NODE_ENV: 'production' }) })).rejects.toThrow(/MFA_SECRET_KEY is required in production/);
     } finally {
+      await dev.close();
+    }
+  });
+
+  it('in production without MFA_SECRET_KEY, says so: the status shows TOTP unavailable, setup and enable answer 501 totp_unavailable, the log names the setting', async () => {
+    const dev = await createTestApp();
+    let production: { app: FastifyInstance; log: string[] } | null = null;
+    try {
+      const devSession = await login(dev.app, 'operator');
+      expect((await dev.app.inject({ method: 'GET', url: '/default/api/users/mfa', headers: bearer(devSession) })).json()).toMatchObject({ totp_available: true });
+      production = await appOn(dev, { NODE_ENV: 'production' });
+      expect(production.log.join('\n')).toMatch(/TOTP is unavailable: MFA_SECRET_KEY is not set/);
+      const session = await login(production.app, 'operator');
+      const status = await production.app.inject({ method: 'GET', url: '/default/api/users/mfa', headers: bearer(session) });
+      expect(status.json()).toEqual({ totp: false, totp_available: false, recovery_codes_left: 0, passkeys: [] });
+      const setup = await production.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/setup', payload: {}, headers: bearer(session) });
+      expect(setup.statusCode).toBe(501);
+      expect(setup.json()).toEqual({ code: 'totp_unavailable', detail: expect.stringMatching(/^このサーバーでは認証アプリによる二要素認証を利用できません.*パスキー/) });
+      expect(setup.body).not.toMatch(/HttpError|at .*\.ts|stack/);
+      const english = await production.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/setup', payload: {}, headers: { ...bearer(session), 'accept-language': 'en' } });
+      expect(english.json()).toEqual({ code: 'totp_unavailable', detail: expect.stringMatching(/not available on this server .*Use a passkey/) });
+      // The first code of an enrolment that could not start says the same, not 'wrong code'.
+      const enable = await production.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/enable', payload: { code: '123456' }, headers: bearer(session) });
+      expect(enable.statusCode).toBe(501);
+      expect(enable.json()).toMatchObject({ code: 'totp_unavailable' });
+      expect((await dev.db.query('SELECT 1 FROM user_totp')).length).toBe(0);
+      // Each refusal is logged with the reason (the answer never carries it).
+      expect(production.log.filter((l) => l.includes('request failed') && l.includes('MFA_SECRET_KEY is not set (required in production)'))).toHaveLength(3);
+      // Passkeys still work: their registration options are answered.
+      expect((await production.app.inject({ method: 'POST', url: '/default/api/users/passkeys/options', payload: {}, headers: bearer(session) })).statusCode).toBe(200);
+    } finally {
+      await production?.app.close();
       await dev.close();
     }
   });
