@@ -79,6 +79,9 @@ test('a deleted row is in the ごみ箱, and 元に戻す puts it back in the li
   await page.getByRole('button', { name: 'ごみ箱' }).click();
   await expect(page).toHaveURL(new RegExp(`/${CITY}/news/trash$`));
   await expect(page.getByRole('heading', { name: 'ニュースのごみ箱' })).toBeVisible();
+  // The tabs bar and the breadcrumb name the page as the list's ごみ箱, not as the list.
+  await expect(page.getByTestId('page-tabs').getByRole('tab', { name: 'ニュース · ごみ箱', exact: true })).toBeVisible();
+  await expect(page.getByTestId('breadcrumb')).toHaveText(/ニュース\s*\/\s*ごみ箱$/);
   const binned = page.getByTestId('recycle-bin').getByRole('row', { name: new RegExp(title) });
   await expect(binned).toHaveCount(1);
   await expect(binned).toContainText('運用 花子');
