@@ -62,6 +62,48 @@ test('an edit through the form is in 履歴 with its change, and この版に戻
   await expect(page.getByTestId('show-fields')).not.toContainText(after);
 });
 
+test('a long text changed through the form is compared word by word in 履歴; the title is shown whole', async ({ page }) => {
+  const stamp = Date.now();
+  const title = `DIFF-${stamp} 春祭りの会場`;
+  const before = '今年の春祭りは四月十日に三宮の東遊園地で開かれます。屋台と音楽のステージがあります。<b>雨天決行</b>です。';
+  const after = '今年の春祭りは四月十日に三宮の旧居留地で開かれます。屋台と音楽のステージがあります。<b>雨天決行</b>です。';
+  await signInQuickly(page, 'operator', CITY);
+  const res = await page.request.post(fillPath(news.api.create!.path, { city: CITY }), { data: { title, description: before, attr: 'news' } });
+  expect(res.status(), await res.text()).toBe(201);
+  const id = (await res.json()).id as number;
+
+  await page.goto(`/${CITY}/news/edit/${id}`);
+  await expect(page.locator('#root_description')).toHaveValue(before);
+  await page.locator('#root_description').fill(after);
+  await page.locator('#root_title').fill(`${title}（変更）`);
+  await page.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('保存しました。')).toBeVisible();
+
+  await page.goto(`/${CITY}/news/show/${id}`);
+  await page.getByRole('tab', { name: '履歴', exact: true }).click();
+  const update = page.getByTestId('revision').first();
+  await expect(update.locator('.ant-tag')).toHaveText('更新');
+  const row = update.getByRole('row', { name: /説明/ });
+  // Each side is its whole text, with only the changed word marked: 東遊園地 struck through, 旧居留地 added.
+  const was = row.getByTestId('text-diff-before');
+  const now = row.getByTestId('text-diff-after');
+  await expect(was).toHaveText(before);
+  await expect(now).toHaveText(after);
+  await expect(was.locator('del')).toHaveText(['東遊園地']);
+  await expect(now.locator('ins')).toHaveText(['旧居留地']);
+  await expect(was.locator('ins')).toHaveCount(0);
+  await expect(now.locator('del')).toHaveCount(0);
+  // User text stays text: the markup is shown as typed.
+  await expect(row.locator('b')).toHaveCount(0);
+  // A title (a short text) is shown whole, old → new.
+  const titleRow = update.getByRole('row', { name: /タイトル/ });
+  await expect(titleRow.locator('del')).toHaveText(title);
+  await expect(titleRow.locator('ins')).toHaveText(`${title}（変更）`);
+  await expect(titleRow.getByTestId('text-diff-before')).toHaveCount(0);
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, 'history-word-diff');
+});
+
 test('a deleted row is in the ごみ箱, and 元に戻す puts it back in the list', async ({ page }) => {
   const title = `BIN-${Date.now()} 落とし物のお知らせ`;
   await signInQuickly(page, 'operator', CITY);
