@@ -3,11 +3,13 @@
  * the recycle bin', 'Field permissions'): an edit made through the form is a revision in the record's
  * 履歴 tab with its change old → new, and この版に戻す brings the old value back; a deleted row is in
  * the list's ごみ箱 and 元に戻す puts it back in the list; a field the role may not write is text on
- * its edit form, not an input.
+ * its edit form, not an input; a field the role may not read has no column, no choice in the column
+ * chooser, no CSV column and no line on the detail page (a Teacher among the school's teachers).
  */
+import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
 import { fillPath, getResource } from '../../src/shared/registry';
-import { answerDialog, rowAction, screenshot, signInQuickly } from './helpers';
+import { answerDialog, chooseMenuItem, rowAction, screenshot, signInQuickly } from './helpers';
 
 const CITY = 'kobe';
 const news = getResource('news');
@@ -158,4 +160,62 @@ test("an Advertiser's edit form shows the plan the city sold as text, not an inp
   await screenshot(page, 'field-read-only');
   await page.getByRole('button', { name: '保存' }).click();
   await expect(page.getByText('保存しました。')).toBeVisible();
+});
+
+test("a field the role may not read is in no column, column choice, CSV or detail page: a teacher's e-mail and phone, hidden from a Teacher", async ({ page }) => {
+  const stamp = Date.now();
+  const name = `項目 先生${stamp}`;
+  const email = `hidden${stamp}@school.example.jp`;
+  await signInQuickly(page, 'president', CITY);
+  const account = (await (await page.request.get('/default/api/users/account')).json()) as { school: number };
+  const made = await page.request.post(fillPath(getResource('teacher').api.create!.path, { city: CITY }), {
+    data: { name, username: `hidden${stamp}`, email, phone_number: '090-1234-5678', school: account.school, subject: '理科' },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const id = (await made.json()).id as number;
+  const list = `/${CITY}/group/teamlead/list?filters[0][field]=search&filters[0][operator]=contains&filters[0][value]=${encodeURIComponent(name)}`;
+  const table = page.locator('.ant-table');
+  const row = table.getByRole('row', { name: new RegExp(name) });
+  const emailOption = page.locator('.ant-select-item-option', { hasText: 'メールアドレス' });
+
+  // The President (who manages the teachers) has the e-mail as a column, one of the column chooser's, and reads both on the detail page.
+  await page.goto(list);
+  await expect(row).toHaveCount(1);
+  await expect(table.getByRole('columnheader', { name: 'メールアドレス' })).toBeVisible();
+  await page.getByTestId('column-chooser').click();
+  await expect(emailOption).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(row).toContainText(email);
+  await page.goto(`/${CITY}/group/teamlead/list/show/${id}`);
+  await expect(page.getByTestId('show-fields')).toContainText(email);
+  await expect(page.getByTestId('show-fields')).toContainText('090-1234-5678');
+
+  // The Teacher of the same school.
+  await signInQuickly(page, 'teacher', list);
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('理科');
+  await expect(table.getByRole('columnheader', { name: 'メールアドレス' })).toHaveCount(0);
+  await expect(table.getByRole('columnheader', { name: '電話番号' })).toHaveCount(0);
+  await expect(row).not.toContainText(email);
+  await page.getByTestId('column-chooser').click();
+  await expect(page.locator('.ant-select-item-option', { hasText: '担当教科' })).toBeVisible();
+  await expect(emailOption).toHaveCount(0);
+  await expect(page.locator('.ant-select-item-option', { hasText: '電話番号' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await screenshot(page, 'field-hidden-column');
+
+  const pending = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'CSV' }).click();
+  await chooseMenuItem(page, 'CSV（UTF-8）');
+  const csv = (await readFile((await (await pending).path())!)).toString('utf8');
+  expect(csv).toContain(name);
+  expect(csv).not.toContain('メールアドレス');
+  expect(csv).not.toContain('電話番号');
+  expect(csv).not.toContain(email);
+
+  await page.goto(`/${CITY}/group/teamlead/list/show/${id}`);
+  await expect(page.getByTestId('show-fields')).toContainText(name);
+  await expect(page.getByTestId('show-fields')).not.toContainText('メールアドレス');
+  await expect(page.getByTestId('show-fields')).not.toContainText(email);
+  await expect(page.getByTestId('show-fields')).not.toContainText('090-1234-5678');
 });
