@@ -1,11 +1,11 @@
 /**
  * The breadcrumb of the top bar (000 2.3): always starts with the dashboard, then the menu groups and
- * the entry of the current page (from the menu entry titles), then create / edit / show below it.
+ * the entry of the current page (from the menu entry titles), then create / edit / show / ごみ箱 below it.
  */
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Breadcrumb } from 'antd';
-import { dashboardPath, placeOf, type PageLink } from './menu-paths';
+import { dashboardPath, placeOf, subPageTitleKey, type PageLink } from './menu-paths';
 
 export function BreadcrumbTrail({ city, links }: { city: string; links: readonly PageLink[] }) {
   const { t } = useTranslation();
@@ -17,7 +17,7 @@ export function BreadcrumbTrail({ city, links }: { city: string; links: readonly
     link.titles.slice(0, -1).forEach((g) => items.push({ title: t(g) }));
     const own = t(link.titles[link.titles.length - 1]);
     items.push({ title: action ? <Link to={link.path}>{own}</Link> : own });
-    if (action) items.push({ title: t(`actions.${action}`) });
+    if (action) items.push({ title: t(subPageTitleKey(action)) });
   }
   return <Breadcrumb items={items} data-testid="breadcrumb" style={{ whiteSpace: 'nowrap', overflow: 'hidden' }} />;
 }

@@ -35,8 +35,16 @@ export function pageLinks(city: string, entries: readonly MenuEntry[]): PageLink
 /** What a path is: the menu page it belongs to (longest matching path) and the sub-page below it. */
 export interface PathPlace {
   link: PageLink | null;
-  /** `create`, `edit`, `show`, `clone` (複製), or null on the entry's own page (or an unknown sub-path). */
-  action: 'create' | 'edit' | 'show' | 'clone' | null;
+  /** `create`, `edit`, `show`, `clone` (複製), `trash` (ごみ箱), or null on the entry's own page (or an unknown sub-path). */
+  action: 'create' | 'edit' | 'show' | 'clone' | 'trash' | null;
+}
+
+/**
+ * The catalogue key of a sub-page's title, after its entry's in the tabs bar and the breadcrumb:
+ * `actions.<action>` (新規作成, 編集, 詳細, 複製), `history.bin.open` for the recycle bin (ごみ箱).
+ */
+export function subPageTitleKey(action: NonNullable<PathPlace['action']>): string {
+  return action === 'trash' ? 'history.bin.open' : `actions.${action}`;
 }
 
 /** The menu page a pathname belongs to (`/kobe/news/edit/3` → the news entry, `edit`). */
@@ -48,7 +56,7 @@ export function placeOf(links: readonly PageLink[], pathname: string): PathPlace
   }
   if (!best) return { link: null, action: null };
   const rest = path.slice(best.path.length + 1).split('/')[0];
-  return { link: best, action: rest === 'create' || rest === 'edit' || rest === 'show' || rest === 'clone' ? rest : null };
+  return { link: best, action: rest === 'create' || rest === 'edit' || rest === 'show' || rest === 'clone' || rest === 'trash' ? rest : null };
 }
 
 /** The dashboard's path in a city: where the breadcrumb starts and the home button leads. */

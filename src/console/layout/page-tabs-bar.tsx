@@ -12,10 +12,10 @@ import { useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Dropdown, Flex, Tabs, type MenuProps } from 'antd';
 import { CloseOutlined, DownOutlined } from '@ant-design/icons';
-import { placeOf, type PageLink } from './menu-paths';
+import { placeOf, subPageTitleKey, type PageLink } from './menu-paths';
 import type { PageTabs } from './use-page-tabs';
 
-/** The title of a tab: its menu entry's (and the sub-page's), else the path's last segment. */
+/** The title of a tab: its menu entry's (and the sub-page's: 「ニュース · ごみ箱」), else the path's last segment. */
 export function useTabTitle(links: readonly PageLink[]): (pathname: string) => string {
   const { t } = useTranslation();
   return (pathname) => {
@@ -25,7 +25,7 @@ export function useTabTitle(links: readonly PageLink[]): (pathname: string) => s
       return last === 'profile' ? t('layout.profile') : decodeURIComponent(last);
     }
     const own = t(link.titles[link.titles.length - 1]);
-    return action ? `${own} · ${t(`actions.${action}`)}` : own;
+    return action ? `${own} · ${t(subPageTitleKey(action))}` : own;
   };
 }
 

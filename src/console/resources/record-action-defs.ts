@@ -12,11 +12,28 @@ export const ROW_ACTION_KINDS: ReadonlyArray<ActionDef['kind']> = ['set', 'toggl
 /** Kinds shown as list-level buttons. */
 export const LIST_ACTION_KINDS: ReadonlyArray<ActionDef['kind']> = ['export'];
 
-type Can = (action: ActionDef['permission'], subject: string) => boolean;
+/** The ability's answer; with `field`, for that field (CASL field rules: `x-permissions`). */
+type Can = (action: ActionDef['permission'], subject: string, field?: string) => boolean;
 
-/** The row buttons of `def` the ability allows (not a `set` that takes `fields` from a body: it needs a form). */
+/** The fields a row button writes: its `set` values and its toggled `field`. */
+function writtenFields(action: ActionDef): string[] {
+  return [...Object.keys(action.set ?? {}), ...(action.kind === 'toggle' && action.field ? [action.field] : [])];
+}
+
+/**
+ * The row buttons of `def` the ability allows (not a `set` that takes `fields` from a body: it needs
+ * a form), down to the fields: a button writing a field the role may not write (an Advertiser's
+ * トップに掲載 sets `is_top`) is not offered, as the server refuses it (docs/architecture.md 'Field permissions').
+ */
 export function rowActions(def: ResourceDef, can: Can): ActionDef[] {
-  return def.actions.filter((a) => ROW_ACTION_KINDS.includes(a.kind) && !(a.kind === 'set' && a.fields) && a.path.includes('{id}') && can(a.permission, def.name));
+  return def.actions.filter(
+    (a) =>
+      ROW_ACTION_KINDS.includes(a.kind) &&
+      !(a.kind === 'set' && a.fields) &&
+      a.path.includes('{id}') &&
+      can(a.permission, def.name) &&
+      (a.permission !== 'update' && a.permission !== 'create' ? true : writtenFields(a).every((f) => can(a.permission, def.name, f))),
+  );
 }
 
 /** The list-level buttons (CSV export) of `def` the ability allows. */

@@ -72,7 +72,7 @@ export function useRecordActionSet(route: ResourceRoute, city: string, commands:
   const { modal } = AntdApp.useApp();
   return useMemo(() => {
     const def = getResource(route.resource);
-    const can = (a: Parameters<AppAbility['can']>[0], s: string) => ability.can(a, s);
+    const can = (a: Parameters<AppAbility['can']>[0], s: string, field?: string) => ability.can(a, s, field);
     return {
       def,
       actions: rowActions(def, can).map((action) => {

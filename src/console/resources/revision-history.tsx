@@ -3,26 +3,28 @@
  * revisions newest first, 20 a page, as a timeline; each with its operation, when (001 9 detail
  * format, e.g. 2026年04月01日 09:30), who (the name kept with the revision; the server when none) and
  * its changed fields side by side, before → after, labels and values as the detail page shows them
- * (./field-value.tsx: dates, yen, enums, references, thumbnails; user text as text, never HTML).
+ * (./field-value.tsx: dates, yen, enums, references, thumbnails; user text as text, never HTML); a
+ * long text's change word by word (`isLongText`, ./text-diff-cell.tsx, a chunk loaded when one shows).
  * Fields the user may not read are not in the answer (the server leaves them out).
  * With `canRestore` (the ability's update on the resource, as the server checks it) every revision
  * but the newest and a delete has この版に戻す: after a confirmation it writes the record back as it
  * was after that revision (a new revision), then the record and its history reload. A refusal (409:
  * changed since; 400: a value the schema refuses now; 403) is shown as the server says it.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useInvalidate } from '@refinedev/core';
 import { App as AntdApp, Button, Empty, Flex, Pagination, Table, Tag, Timeline, Typography } from 'antd';
 import { RollbackOutlined } from '@ant-design/icons';
-import type { ResourceDef } from '@/shared/registry';
+import type { FieldSchema, ResourceDef } from '@/shared/registry';
 import { REVISION_PAGE, type FieldChange, type Revision, type RevisionAuthor } from '@/shared/revisions';
 import { isApiError } from '../providers/api-error';
 import { Loading } from '../components/loading';
 import { FieldValue } from './field-value';
 import { formatDateValue } from './format-value';
 import { fetchRevisions, restoreRevision } from './revisions-api';
+import { fieldKind } from './field-kinds';
 import './revision-history.css';
 
 /** Who made a revision or a delete, as the console names them: the display name, else the username, else the server. */
@@ -47,9 +49,33 @@ export interface RevisionHistoryProps {
   canRestore: boolean;
 }
 
+const TextDiffCell = lazy(() => import('./text-diff-cell'));
+
+/** A text longer than this many characters (its maximum length) is compared word by word. */
+const LONG_TEXT = 200;
+
+/**
+ * Whether a change of `prop` from `before` to `after` is shown word by word: two texts of a
+ * multi-line field (textarea, richtext) or of a plain text field allowed more than LONG_TEXT characters.
+ */
+export function isLongText(prop: FieldSchema | undefined, before: unknown, after: unknown): boolean {
+  if (!prop || typeof before !== 'string' || typeof after !== 'string') return false;
+  const kind = fieldKind(prop);
+  return kind === 'textarea' || kind === 'richtext' || (kind === 'text' && (prop.maxLength ?? 0) > LONG_TEXT);
+}
+
 function ChangesTable({ def, city, changes }: { def: ResourceDef; city: string; changes: FieldChange[] }) {
   const { t } = useTranslation();
-  const value = (field: string, v: unknown) => <FieldValue prop={def.schema.properties[field]} value={v} size={64} resolveRefs city={city} place="detail" />;
+  const plain = (field: string, v: unknown) => <FieldValue prop={def.schema.properties[field]} value={v} size={64} resolveRefs city={city} place="detail" />;
+  const cell = (c: FieldChange, side: 'before' | 'after') => {
+    const whole = side === 'before' ? <del className="revision-before">{plain(c.field, c.before)}</del> : <ins className="revision-after">{plain(c.field, c.after)}</ins>;
+    if (!isLongText(def.schema.properties[c.field], c.before, c.after)) return whole;
+    return (
+      <Suspense fallback={whole}>
+        <TextDiffCell before={c.before as string} after={c.after as string} side={side} />
+      </Suspense>
+    );
+  };
   return (
     <Table<FieldChange>
       size="small"
@@ -59,8 +85,8 @@ function ChangesTable({ def, city, changes }: { def: ResourceDef; city: string; 
       className="revision-changes"
       columns={[
         { key: 'field', title: t('history.revisions.field'), width: '24%', render: (_, c) => (def.schema.properties[c.field] ? t(def.schema.properties[c.field].title) : c.field) },
-        { key: 'before', title: t('history.revisions.before'), width: '38%', render: (_, c) => <del className="revision-before">{value(c.field, c.before)}</del> },
-        { key: 'after', title: t('history.revisions.after'), width: '38%', render: (_, c) => <ins className="revision-after">{value(c.field, c.after)}</ins> },
+        { key: 'before', title: t('history.revisions.before'), width: '38%', render: (_, c) => cell(c, 'before') },
+        { key: 'after', title: t('history.revisions.after'), width: '38%', render: (_, c) => cell(c, 'after') },
       ]}
     />
   );

@@ -64,7 +64,7 @@ export function qrActionHandler(app: FastifyInstance, def: ResourceDef, action: 
     const id = parseId(c.id);
     const city = c.city;
     const answer = await db.transaction(async (tx) => {
-      const changed = await changeRecordIn(tx, def, c.storageKey, id, () => ({ ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, auditAction: `action:${action.name}` });
+      const changed = await changeRecordIn(tx, def, c.storageKey, id, () => ({ ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, auditAction: `action:${action.name}`, unwritable: c.unwritable });
       const data = changed as Record<string, unknown>;
       const link = appLink(config.appUrl, template, city.name, id, data);
       const parents = await tx.query<{ email: string; name: string | null }>(

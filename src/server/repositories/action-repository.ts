@@ -15,13 +15,16 @@ import { keepRevisions, operationOf } from '../revisions/revision-writes';
 import { audit, composeRecord, findRow, parseId, replaceData, type Actor } from './resource-repository';
 import { validateFields } from './partial-validation';
 import { checkWrite } from './write-checks';
+import { checkFieldWrites } from '../revisions/field-access';
 import { writeHooksOf } from './write-hooks';
 
 /**
  * Changes one row of a city (kinds `set` and `toggle`): `change(data)` answers the values to store
- * over the stored data (server fields included). The result is validated like an update.
+ * over the stored data (server fields included). The result is validated like an update, and a
+ * change of a field of `options.unwritable` (field permissions) is refused like an update's.
  * Answers the row with the version raised by one; with `keepUnchanged`, a change that leaves the
- * row as it is writes nothing and answers the row as stored. Errors: 404 `not_found`, 400 `validation`.
+ * row as it is writes nothing and answers the row as stored. Errors: 404 `not_found`, 400
+ * `validation`, 403 `forbidden` naming a field the caller may not write.
  */
 export async function changeRecord(
   db: Database,
@@ -30,7 +33,7 @@ export async function changeRecord(
   id: unknown,
   change: (data: Record<string, unknown>) => Record<string, unknown>,
   actor: Actor,
-  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; keepUnchanged?: boolean },
+  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; keepUnchanged?: boolean; unwritable?: readonly string[] },
 ): Promise<ResourceRow> {
   return db.transaction((tx) => changeRecordIn(tx, def, city, id, change, actor, { ...options, db }));
 }
@@ -46,13 +49,14 @@ export async function changeRecordIn(
   id: unknown,
   change: (data: Record<string, unknown>) => Record<string, unknown>,
   actor: Actor,
-  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; db?: Database; keepUnchanged?: boolean },
+  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; db?: Database; keepUnchanged?: boolean; unwritable?: readonly string[] },
 ): Promise<ResourceRow> {
   const key = parseId(id);
   const current = await findRow(tx, def, city, key, options.match, true);
   if (!current) throw new HttpError('not_found');
   const forced = change(current.data);
   const data = composeRecord(def, current.data, forced, current.data);
+  if (options.unwritable?.length) checkFieldWrites(def, data, current.data, options.unwritable);
   // A `set` the row already holds changes nothing: the row as it is, no write, no audit entry.
   if (options.keepUnchanged && isDeepStrictEqual(data, current.data)) return toRow(def, current);
   await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
@@ -62,12 +66,24 @@ export async function changeRecordIn(
 
 /**
  * Stores `set` on every row of a city matching `match` (kind `set-all`, e.g. mark all as read) in one
- * statement. `set` is checked against its fields' rules. Answers the number of rows changed.
- * Errors: 400 `validation` when `set` breaks a field rule (a schema mistake).
+ * statement. `set` is checked against its fields' rules; naming a field of `unwritable` (field
+ * permissions: one statement cannot tell which rows it would change) is refused. Answers the number
+ * of rows changed. Errors: 400 `validation` when `set` breaks a field rule (a schema mistake), 403
+ * `forbidden` naming a field the caller may not write.
  */
-export async function setAll(db: Database, def: ResourceDef, city: string, set: Record<string, unknown>, match: Match, actor: Actor, auditAction: string): Promise<number> {
+export async function setAll(
+  db: Database,
+  def: ResourceDef,
+  city: string,
+  set: Record<string, unknown>,
+  match: Match,
+  actor: Actor,
+  auditAction: string,
+  unwritable: readonly string[] = [],
+): Promise<number> {
   const errors = validateFields(def, set, Object.keys(set));
   if (errors) throw new HttpError('validation', { fieldErrors: errors });
+  if (unwritable.length) checkFieldWrites(def, set, 'any', unwritable);
   return db.transaction(async (tx) => {
     await keepRevisions(tx, actor.userId, operationOf(auditAction));
     const params: unknown[] = [city, JSON.stringify(set)];
@@ -137,9 +153,11 @@ export async function sumRecords(
  * Updates the same fields of several rows of a city (kind `bulk-update`): body `{ids: [...], ...fields}`.
  * `fields` (default every writable field) are the fields a body may set; they are checked against
  * their rules, then each row is validated whole like an update. All or nothing.
- * Answers `{count, content}` (the updated rows, in the order of `ids`).
+ * Answers `{count, content}` (the updated rows, in the order of `ids`). A row whose field of
+ * `options.unwritable` (field permissions) the body would change refuses the whole call.
  * Errors: 400 `validation` (no ids, more than 1000, a field not allowed or breaking a rule),
- * 404 `not_found` when an id is not a row of the city (nothing is changed then).
+ * 404 `not_found` when an id is not a row of the city (nothing is changed then), 403 `forbidden`
+ * naming a field the caller may not write.
  */
 export async function bulkUpdate(
   db: Database,
@@ -148,7 +166,7 @@ export async function bulkUpdate(
   body: unknown,
   allowed: readonly string[],
   actor: Actor,
-  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string },
+  options: { match?: Match; resources?: ReadonlyMap<string, ResourceDef>; auditAction: string; unwritable?: readonly string[] },
 ): Promise<{ count: number; content: ResourceRow[] }> {
   const input = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const { ids: rawIds, version: _version, ...fields } = input;
@@ -170,6 +188,7 @@ export async function bulkUpdate(
     const out: ResourceRow[] = [];
     for (const current of rows) {
       const data = composeRecord(def, { ...current.data, ...fields }, fields, current.data);
+      if (options.unwritable?.length) checkFieldWrites(def, data, current.data, options.unwritable);
       await checkWrite(tx, def, city, data, current.data, options.resources ?? registry, options.match?.owner);
       out.push(await replaceData(tx, def, city, Number(current.id), data, actor, options.auditAction));
     }

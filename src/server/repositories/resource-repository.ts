@@ -60,7 +60,7 @@ export interface WriteOptions {
 }
 
 /** The stored values of `fields` a body leaves out (a write keeps what the caller may not see or change). */
-function keptValues(body: unknown, stored: Readonly<Record<string, unknown>>, fields: readonly string[]): Record<string, unknown> {
+export function keptValues(body: unknown, stored: Readonly<Record<string, unknown>>, fields: readonly string[]): Record<string, unknown> {
   const sent = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   return Object.fromEntries(fields.filter((f) => !(f in sent) && f in stored).map((f) => [f, stored[f]]));
 }

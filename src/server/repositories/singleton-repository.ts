@@ -8,7 +8,8 @@ import { tableName } from '../db/resource-tables';
 import { HttpError } from '../http-error';
 import { defaultsOf, toRow, type DbRow, type ResourceRow } from './record-shape';
 import { keepRevisions } from '../revisions/revision-writes';
-import { addCount, audit, composeRecord, insertRecord, replaceData, type Actor, type WriteOptions } from './resource-repository';
+import { addCount, audit, composeRecord, insertRecord, keptValues, replaceData, type Actor, type WriteOptions } from './resource-repository';
+import { checkFieldWrites } from '../revisions/field-access';
 import { checkWrite } from './write-checks';
 
 const COLUMNS = 'id, data, version, created_at';
@@ -27,8 +28,11 @@ export async function getSingleton(db: Queryable, def: ResourceDef, city: string
 /**
  * Creates or replaces the city's record: `partial` merges the body into the stored record (or the
  * defaults). A `version` in the body must equal the stored one when a record exists. Writers of one
- * city are serialised by an advisory lock, so two first writes make one record.
- * Errors: 400 `validation`, 409 `conflict`.
+ * city are serialised by an advisory lock, so two first writes make one record. Field permissions as
+ * in `updateRecord` (the first write as in `createRecord`): fields of `options.unwritable` or
+ * `options.unreadable` the body leaves out keep their stored values, and a change of one of
+ * `options.unwritable` is refused.
+ * Errors: 400 `validation`, 409 `conflict`, 403 `forbidden` naming a field the caller may not write.
  */
 export async function upsertSingleton(
   db: Database,
@@ -44,8 +48,10 @@ export async function upsertSingleton(
     const sent = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).version : undefined;
     if (row && sent !== undefined && sent !== null && Number(sent) !== row.version) throw new HttpError('conflict');
     const base = row ? row.data : (({ version: _v, ...d }) => d)(defaultsOf(def));
-    const input = options.partial && typeof body === 'object' && body !== null ? { ...base, ...body } : body;
+    const kept = row ? keptValues(body, row.data, [...(options.unwritable ?? []), ...(options.unreadable ?? [])]) : {};
+    const input = typeof body === 'object' && body !== null ? { ...(options.partial ? base : kept), ...body } : body;
     const data = composeRecord(def, input, options.forced, row?.data ?? null);
+    if (options.unwritable?.length) checkFieldWrites(def, data, row?.data ?? null, options.unwritable);
     if (!options.trusted) await checkWrite(tx, def, city, data, row?.data ?? null, options.resources ?? registry);
     return row ? replaceData(tx, def, city, Number(row.id), data, actor) : insertRecord(tx, def, city, data, actor);
   });

@@ -31,14 +31,22 @@ export function withoutFields<T>(def: Pick<ResourceDef, 'idField'>, answer: T, f
 /**
  * Refuses a write of `data` that changes one of `fields` (those the caller may not write): an
  * update compares with the stored `before`, a create with the field's schema default (absent when
- * it has none). Sending the unchanged value passes, so a whole-record form still saves.
+ * it has none); `'any'` (a write over many rows in one statement, kind `set-all`) counts every one of
+ * `fields` that `data` names as a change. Sending the unchanged value passes, so a whole-record form
+ * still saves. The one check of every write: create, update, restore, undelete, actions (set, toggle,
+ * bulk-update, set-all, create-child, mail-qr) and singleton upserts.
  * Errors: 403 `forbidden` with `fields` naming each changed field (`validation.history.field_forbidden`).
  */
-export function checkFieldWrites(def: Pick<ResourceDef, 'schema'>, data: Readonly<Record<string, unknown>>, before: Readonly<Record<string, unknown>> | null, fields: readonly string[]): void {
+export function checkFieldWrites(
+  def: Pick<ResourceDef, 'schema'>,
+  data: Readonly<Record<string, unknown>>,
+  before: Readonly<Record<string, unknown>> | null | 'any',
+  fields: readonly string[],
+): void {
   const fieldErrors: FieldErrors = {};
   for (const f of fields) {
-    const was = before ? before[f] : def.schema.properties[f]?.default;
-    if (!isDeepStrictEqual(data[f] ?? null, was ?? null)) fieldErrors[f] = [{ key: 'validation.history.field_forbidden', params: { field: f } }];
+    const changed = before === 'any' ? f in data : !isDeepStrictEqual(data[f] ?? null, (before ? before[f] : def.schema.properties[f]?.default) ?? null);
+    if (changed) fieldErrors[f] = [{ key: 'validation.history.field_forbidden', params: { field: f } }];
   }
   if (Object.keys(fieldErrors).length > 0) throw new HttpError('forbidden', { fieldErrors });
 }

@@ -28,7 +28,7 @@
  * - preview      {id} → 200 the row as the app's card shows it (./preview-action.ts)
  */
 import type { FastifyInstance } from 'fastify';
-import { actionSubject } from '../../shared/ability';
+import { actionSubject, deniedFields } from '../../shared/ability';
 import { isListField, isNumericField } from '../../shared/field-types';
 import type { ActionDef, ResourceDef } from '../../shared/registry';
 import { authorize, ownedRowsFor } from '../auth/authorize';
@@ -87,18 +87,18 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       return (c) => {
         const body = fields.length > 0 ? bodyFields(def, c.request.body, fields) : {};
         // A row that already holds the `set` values is answered as it is (an old client may still offer the action on it).
-        return changeRecord(db, def, c.storageKey, c.id, () => ({ ...body, ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction, keepUnchanged: true });
+        return changeRecord(db, def, c.storageKey, c.id, () => ({ ...body, ...(action.set ?? {}) }), c.actor, { match: { where, owner: c.owned }, resources, auditAction, keepUnchanged: true, unwritable: c.unwritable });
       };
     }
     case 'toggle': {
       const field = action.field;
       if (!field) throw problem(def, action, 'needs `field`');
       return (c) =>
-        changeRecord(db, def, c.storageKey, c.id, (data) => ({ [field]: data[field] !== true }), c.actor, { match: { where, owner: c.owned }, resources, auditAction });
+        changeRecord(db, def, c.storageKey, c.id, (data) => ({ [field]: data[field] !== true }), c.actor, { match: { where, owner: c.owned }, resources, auditAction, unwritable: c.unwritable });
     }
     case 'set-all':
       if (!action.set) throw problem(def, action, 'needs `set`');
-      return async (c) => ({ count: await setAll(db, def, c.storageKey, action.set ?? {}, { where, owner: c.owned }, c.actor, auditAction) });
+      return async (c) => ({ count: await setAll(db, def, c.storageKey, action.set ?? {}, { where, owner: c.owned }, c.actor, auditAction, c.unwritable) });
     case 'count': {
       const counts = Object.entries(action.counts ?? {});
       if (counts.length === 0) return async (c) => ({ count: await countRecords(db, def, c.storageKey, query(c), { ...listMatch, owner: c.owned }) });
@@ -122,7 +122,7 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
       return previewHandler(app, def, action);
     case 'bulk-update':
       return (c) =>
-        bulkUpdate(db, def, c.storageKey, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where, owner: c.owned }, resources, auditAction });
+        bulkUpdate(db, def, c.storageKey, c.request.body, action.fields ?? def.writableFields, c.actor, { match: { where, owner: c.owned }, resources, auditAction, unwritable: c.unwritable });
     case 'export': {
       const columns = action.fields ?? Object.keys(def.schema.properties);
       // The one export (./csv-export.ts); awaiting the reply waits for its last byte, so the call sees it sent.
@@ -161,6 +161,8 @@ function handlerOf(app: FastifyInstance, def: ResourceDef, action: ActionDef, re
           match: { owner },
           resources,
           auditAction,
+          // The child's field permissions, as its own create call checks them.
+          unwritable: deniedFields(onChild.ability, 'create', child),
         });
       };
     }

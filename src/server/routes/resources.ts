@@ -60,7 +60,7 @@ function crudHandler(def: ResourceDef, op: ApiOperation, call: ApiCall, resource
         return (c: CallContext) => getSingleton(db, def, c.storageKey);
       case 'create':
       case 'update':
-        return (c: CallContext) => upsertSingleton(db, def, c.storageKey, c.request.body, c.actor, { forced, partial, resources });
+        return (c: CallContext) => upsertSingleton(db, def, c.storageKey, c.request.body, c.actor, { forced, partial, resources, unwritable: c.unwritable, unreadable: c.unreadable });
       default:
         return async (c: CallContext) => deleteSingleton(db, def, c.storageKey, c.actor);
     }

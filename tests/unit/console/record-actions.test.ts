@@ -8,6 +8,8 @@ import { exportFileName } from '@/console/resources/download';
 import { createI18n } from '@/shared/i18n';
 import { LANGUAGES } from '@/shared/constants';
 import { registry, type ActionDef, type ResourceDef } from '@/shared/registry';
+import { defineAbilityFor } from '@/shared/ability';
+import type { Role } from '@/shared/roles';
 
 const action = (over: Partial<ActionDef>): ActionDef => ({ name: 'a', method: 'POST', path: '/{city}/api/x/{id}/a/', permission: 'update', kind: 'set', ...over });
 const def = {
@@ -33,6 +35,16 @@ describe('action buttons', () => {
     expect(rowActions(def, readOnly)).toEqual([]);
     expect(listActions(def, readOnly).map((a) => a.name)).toEqual(['export']);
     expect(listActions(def, () => false)).toEqual([]);
+  });
+
+  it("not a button writing a field the role may not write: the Advertiser's トップに掲載 and トップから外す", () => {
+    const ads = registry.get('advertisement')!;
+    const as = (permission: Role) => {
+      const ability = defineAbilityFor({ permission, is_captain_department: false, assign_city: [{ id: 1, name: 'kobe', name_ja: '神戸' }] }, 'kobe');
+      return rowActions(ads, (a, s, f) => ability.can(a, s, f)).map((a) => a.name);
+    };
+    expect(as('Operator')).toEqual(expect.arrayContaining(['toppan', 'untoppan']));
+    expect(as('Advertiser')).toEqual([]);
   });
 
   it('labels: actions.<name> when translated, else a readable name', () => {

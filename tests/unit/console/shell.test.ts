@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Location } from 'react-router';
 import { theme } from 'antd';
-import { badgeText, dashboardPath, entryPath, pageLinks, placeOf } from '@/console/layout/menu-paths';
+import { badgeText, dashboardPath, entryPath, pageLinks, placeOf, subPageTitleKey } from '@/console/layout/menu-paths';
+import { createI18n } from '@/shared/i18n';
+import { LANGUAGES } from '@/shared/constants';
 import { isFormPath, MAX_TABS, stay, tabKeyOf, visit } from '@/console/layout/use-page-tabs';
 import { unseen } from '@/console/layout/use-bell-counts';
 import { cookieValue } from '@/console/layout/ui-preferences';
@@ -45,6 +47,18 @@ describe('menu paths', () => {
     expect(placeOf(links, '/kobe/timesales/common/statistic')).toMatchObject({ link: { key: 'timesales-statistic', titles: ['menu.timesales', 'menu.timesales-statistic'] }, action: null });
     expect(placeOf(links, '/kobe/timesales/common/create')).toMatchObject({ link: { key: 'timesales-common' }, action: 'create' });
     expect(placeOf(links, '/kobe/newsletter')).toEqual({ link: null, action: null });
+    expect(placeOf(links, '/kobe/news/trash')).toMatchObject({ link: { key: 'news' }, action: 'trash' });
+  });
+
+  it('names the recycle bin as a sub-page of its list in every language (the tab 「ニュース · ごみ箱」)', () => {
+    const expected: Record<string, string> = { ja: 'ごみ箱', en: 'Recycle bin', zh: '回收站', es: 'Papelera' };
+    for (const lng of LANGUAGES) {
+      const i18n = createI18n(lng);
+      const title = i18n.t(subPageTitleKey('trash'));
+      expect(title, lng).toBe(expected[lng]);
+      expect(title, lng).not.toBe(i18n.t(subPageTitleKey('show')));
+    }
+    expect(subPageTitleKey('edit')).toBe('actions.edit');
   });
 
   it('caps the chat badge at 99 (99+) and shows nothing for 0', () => {

@@ -88,6 +88,18 @@ describe('writing a field the role may not write', () => {
   });
 });
 
+describe('an action writing a field the role may not write', () => {
+  it('トップに掲載 (toppan sets is_top) is refused to the Advertiser naming is_top, and done by the Operator', async () => {
+    const refused = await req('PUT', `/kobe/api/advertisements/${adId}/toppan/`, shop, {});
+    expect(refused.status, refused.text).toBe(403);
+    expect(Object.keys(refused.body.fields as object)).toEqual(['is_top']);
+    expect((await req('GET', `/kobe/api/advertisements/${adId}/`, admin)).body.is_top).toBe(false);
+    const done = await req('PUT', `/kobe/api/advertisements/${adId}/toppan/`, admin, {});
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.is_top).toBe(true);
+  });
+});
+
 describe('reading a field the role may not read', () => {
   it('a Teacher reads teachers without their e-mail and phone, in the show, the list, its search and the revisions', async () => {
     const shown = await req('GET', `/kobe/api/teacher/${teacherId}/`, teacher);
