@@ -10,7 +10,7 @@
  *   server holds, searched by name.
  * Calls fail as `request` does (ApiRequestError).
  */
-import type { ListAnswer } from '@/shared/list-query';
+import { MAX_IDS, type ListAnswer } from '@/shared/list-query';
 import { getManifests } from '@/shared/manifest';
 import { getResource } from '@/shared/registry';
 import type { Profile } from '@/shared/roles';
@@ -83,7 +83,11 @@ export const LOOKUPS: Record<LookupKind, Lookup> = {
     subject: 'user',
     serverSearch: () => true,
     search: (city, text) => members(city, text ? { search: text } : {}),
-    byValue: (city, values) => members(city, { ids: values.join(','), limit: values.length }),
+    // The users list takes at most MAX_IDS ids a call.
+    byValue: async (city, values) => {
+      const chunks = Array.from({ length: Math.ceil(values.length / MAX_IDS) }, (_, i) => values.slice(i * MAX_IDS, (i + 1) * MAX_IDS));
+      return (await Promise.all(chunks.map((ids) => members(city, { ids: ids.join(','), limit: ids.length })))).flat();
+    },
   },
   municipalities: {
     subject: 'municipality',
