@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limitRow, ms, type BudgetRow } from './budget';
 import { freePort } from './console-server';
+import { haproxyConfig } from './haproxy-config';
 import { offerApart, type MixRequest, type OfferResult } from './load';
 import { onBothDatabases } from './local-postgres';
 import { bearerOf, descendantsOf, memoryOf, startServer, stopServer } from './server-process';
@@ -159,27 +160,7 @@ async function startHaproxy(backends: readonly string[]): Promise<{ url: string;
   const dir = await mkdtemp(join(tmpdir(), 'city-console-bench-haproxy-'));
   const port = await freePort();
   const cfg = join(dir, 'haproxy.cfg');
-  await writeFile(
-    cfg,
-    [
-      'global',
-      '  maxconn 4096',
-      'defaults',
-      '  mode http',
-      '  timeout connect 2s',
-      '  timeout client 60s',
-      '  timeout server 60s',
-      '  option http-keep-alive',
-      'frontend fe',
-      `  bind 127.0.0.1:${port}`,
-      '  default_backend console',
-      'backend console',
-      '  balance roundrobin',
-      '  option httpchk GET /readyz',
-      ...backends.map((b, i) => `  server p${i + 1} ${new URL(b).host} check inter 1s`),
-      '',
-    ].join('\n'),
-  );
+  await writeFile(cfg, haproxyConfig(port, backends.map((b, i) => ({ name: `p${i + 1}`, address: new URL(b).host }))));
   const child = spawn(bin, ['-f', cfg, '-db'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {

@@ -17,6 +17,7 @@ import { startTestS3, type TestS3 } from '../server/s3-server';
 import { png } from '../server/test-images';
 import { csvText, encode, shopRow, SHOP_HEADER } from '../server/import-helpers';
 import { eventsOf, readUntil } from '../server/sse';
+import { haproxyConfig } from '../../../scripts/lib/haproxy-config';
 
 const run = process.env.HAPROXY_STAGE === '1' && !!process.env.DATABASE_URL;
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -96,33 +97,11 @@ beforeAll(async () => {
   const cfg = join(work, 'haproxy.cfg');
   await writeFile(
     cfg,
-    [
-      'global',
-      '  log stderr format short local0 err',
-      'defaults',
-      '  mode http',
-      '  timeout connect 2s',
-      '  timeout client 60s',
-      '  timeout server 60s',
-      '  option forwardfor',
-      '  option redispatch',
-      '  retries 3',
-      // A request whose server connection ends without an answer (a process closing it as it
-      // stops) is sent again to another process (docs/deployment.md 'The proxy').
-      '  retry-on conn-failure empty-response response-timeout',
-      'frontend fe',
-      `  bind 127.0.0.1:${port}`,
-      '  default_backend console',
-      'backend console',
-      '  balance roundrobin',
-      '  option httpchk GET /readyz',
-      '  http-check expect status 200',
-      '  default-server inter 300ms fall 1 rise 1',
-      '  http-response set-header X-Served-By %s',
-      ...servers.map((s) => `  use-server ${s.name} if { req.hdr(x-pin) -m str ${s.name} }`),
-      ...servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`),
-      '',
-    ].join('\n'),
+    haproxyConfig(
+      port,
+      servers.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),
+      ['  http-response set-header X-Served-By %s', ...servers.map((s) => `  use-server ${s.name} if { req.hdr(x-pin) -m str ${s.name} }`)],
+    ),
   );
   haproxy = spawn(process.env.HAPROXY_BIN || 'haproxy', ['-f', cfg, '-db'], { stdio: ['ignore', 'ignore', 'inherit'] });
   // Both servers are up behind the proxy once two calls in a row were answered by both.
