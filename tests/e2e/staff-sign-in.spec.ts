@@ -1,9 +1,10 @@
 /**
  * Staff sign-in in the real console on the real server (docs/architecture.md 'Staff sign-in'): a TOTP
  * enrolled from the profile page (the test computes the codes from the secret shown), the code step
- * of the sign-in, a recovery code accepted once, the per-account throttle for codes, a passkey
- * registered and used with Chromium's virtual authenticator (CDP WebAuthn), and a session ended from
- * another browser context. Each test works on a user of its own; the demo accounts stay unenrolled.
+ * of the sign-in, a code pasted from the clipboard, a recovery code accepted once, the per-account
+ * throttle for codes, passkeys registered under names, removed and used with Chromium's virtual
+ * authenticator (CDP WebAuthn), and a session ended from another browser context (the idle and
+ * absolute limits: staff-session-limits.spec.ts). Each test works on a user of its own; the demo accounts stay unenrolled.
  */
 import { Secret, TOTP } from 'otpauth';
 import { isSessionUse } from '../../src/server/auth/sessions';
