@@ -18,7 +18,8 @@ export type ErrorCode =
   | 'too_large'
   | 'rate_limited'
   | 'server_error'
-  | 'totp_unavailable';
+  | 'totp_unavailable'
+  | 'totp_key_mismatch';
 
 /** The body of every error answer. `detail` is a human message in the request's language. */
 export interface ApiError {
@@ -31,7 +32,9 @@ export interface ApiError {
  * HTTP status of each error code (001 8 lists 401, 403, 405, 406, 409 and 500; the CSV import adds
  * 409 `duplicate_file`, the same file imported before, and 413 `too_large`, a file over its limit;
  * staff sign-in adds 501 `totp_unavailable`, TOTP asked of a server that cannot keep TOTP secrets:
- * production without MFA_SECRET_KEY, docs/architecture.md 'Staff sign-in'; passkeys still work).
+ * production without MFA_SECRET_KEY, docs/architecture.md 'Staff sign-in'; passkeys still work) and
+ * 501 `totp_key_mismatch`, a user's stored TOTP secret that no configured key opens (MFA_SECRET_KEY
+ * changed after the enrolment; recovery codes and passkeys still work).
  */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   validation: 400,
@@ -48,6 +51,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   server_error: 500,
   totp_unavailable: 501,
+  totp_key_mismatch: 501,
 };
 
 /** The i18n key of each code's message (locales/<language>/*.json `errors.*`). */

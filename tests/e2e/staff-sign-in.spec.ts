@@ -1,9 +1,10 @@
 /**
  * Staff sign-in in the real console on the real server (docs/architecture.md 'Staff sign-in'): a TOTP
  * enrolled from the profile page (the test computes the codes from the secret shown), the code step
- * of the sign-in, a recovery code accepted once, the per-account throttle for codes, a passkey
- * registered and used with Chromium's virtual authenticator (CDP WebAuthn), and a session ended from
- * another browser context. Each test works on a user of its own; the demo accounts stay unenrolled.
+ * of the sign-in, a code pasted from the clipboard, a recovery code accepted once, the per-account
+ * throttle for codes, passkeys registered under names, removed and used with Chromium's virtual
+ * authenticator (CDP WebAuthn), and a session ended from another browser context (the idle and
+ * absolute limits: staff-session-limits.spec.ts). Each test works on a user of its own; the demo accounts stay unenrolled.
  */
 import { Secret, TOTP } from 'otpauth';
 import { isSessionUse } from '../../src/server/auth/sessions';
@@ -100,6 +101,27 @@ test.describe('TOTP', () => {
     await page.getByRole('button', { name: '確認' }).click();
     await expect(page.getByRole('alert')).toHaveText('試行回数が多すぎます。しばらくしてからお試しください。');
   });
+
+  test('a code pasted from the clipboard into the code step signs in', async ({ page, request }) => {
+    const username = await createOperator(request);
+    // Enrolled through the API (the profile's enrolment is the test above).
+    const session = (await (await request.post('/default/api/login', { data: { username, password: PASSWORD } })).json()) as { token: string };
+    const auth = { Authorization: `Bearer ${session.token}` };
+    const { secret } = (await (await request.post('/default/api/users/mfa/totp/setup', { headers: auth, data: {} })).json()) as { secret: string };
+    expect((await request.post('/default/api/users/mfa/totp/enable', { headers: auth, data: { code: codeOf(secret) } })).status()).toBe(200);
+
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signIn(page, username);
+    await expect(page).toHaveURL(/\/login\/mfa$/);
+    const first = page.getByTestId('mfa-code').locator('input').first();
+    await expect(first).toBeFocused();
+    // The next step's code, as an authenticator app copies it; the user pastes it with the keyboard.
+    const code = codeOf(secret, 1);
+    await page.evaluate((text) => navigator.clipboard.writeText(text), code);
+    await first.press('Control+V');
+    await expect(page).toHaveURL(/\/kobe\/dashboard$/);
+    await expect(page.getByTestId('current-user')).toBeVisible();
+  });
 });
 
 test.describe('passkeys', () => {
@@ -137,6 +159,59 @@ test.describe('passkeys', () => {
     await expect(page).toHaveURL(/\/login\/mfa$/);
     await page.getByRole('button', { name: 'パスキーを使う' }).click();
     await expect(page).toHaveURL(/\/kobe\/dashboard$/);
+  });
+
+  test('registers two named passkeys, removes one with its confirmation, signs in with the other; the removed one is refused', async ({ page, request }) => {
+    const username = await createOperator(request);
+    const base = String(test.info().project.use.baseURL).replace('127.0.0.1', 'localhost');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    // Two authenticators, as a laptop and a security key (one authenticator holds one passkey of a user: the server excludes it).
+    const options = { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true } as const;
+    const laptop = (await cdp.send('WebAuthn.addVirtualAuthenticator', { options })).authenticatorId;
+    expect((await page.request.post(`${base}/default/api/login`, { data: { username, password: PASSWORD } })).status()).toBe(200);
+    await page.goto(`${base}/kobe/profile`);
+    const passkeys = page.getByTestId('security-passkeys');
+    await expect(passkeys).toContainText('パスキーは登録されていません。', { timeout: 150_000 });
+    const add = async (name: string) => {
+      await passkeys.getByLabel('名前').fill(name);
+      await passkeys.getByRole('button', { name: 'パスキーを追加' }).click();
+      await expect(passkeys.getByText(name, { exact: true })).toBeVisible();
+    };
+    await add('仕事用ノートPC');
+    const [removed] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId: laptop })).credentials;
+    await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: laptop });
+    const key = (await cdp.send('WebAuthn.addVirtualAuthenticator', { options })).authenticatorId;
+    await add('予備のセキュリティキー');
+    const items = passkeys.locator('.ant-list-item');
+    await expect(items).toHaveCount(2);
+    await expect(items.nth(0)).toContainText('仕事用ノートPC');
+    await expect(items.nth(1)).toContainText('予備のセキュリティキー');
+
+    // The laptop's passkey removed through its button and the confirmation.
+    await items.filter({ hasText: '仕事用ノートPC' }).getByRole('button', { name: '削除' }).click();
+    await expect(page.getByText('このパスキーを削除しますか？')).toBeVisible();
+    await page.getByRole('button', { name: 'はい' }).click();
+    await expect(items).toHaveCount(1);
+    await expect(items).toContainText('予備のセキュリティキー');
+    await expect(passkeys.getByText('仕事用ノートPC')).toHaveCount(0);
+
+    // The remaining one signs in instead of the password.
+    await signOut(page);
+    await page.getByTestId('login-passkey').click();
+    await expect(page).toHaveURL(/\/kobe\/dashboard$/);
+
+    // The removed one, offered by the authenticator again, is refused by the server.
+    await signOut(page);
+    const [kept] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId: key })).credentials;
+    await cdp.send('WebAuthn.removeCredential', { authenticatorId: key, credentialId: kept.credentialId });
+    await cdp.send('WebAuthn.addCredential', { authenticatorId: key, credential: removed });
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/default/api/login/passkey');
+    await page.getByTestId('login-passkey').click();
+    expect((await answer).status()).toBe(400);
+    expect(await (await answer).json()).toMatchObject({ code: 'validation', fields: { credential: ['パスキーを確認できませんでした。'] } });
+    await expect(page.getByTestId('login-error')).toHaveText('パスキーを確認できませんでした。');
+    await expect(page).toHaveURL(/\/login$/);
   });
 });
 

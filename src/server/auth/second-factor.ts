@@ -11,13 +11,14 @@
  * The TOTP secret (enabled and pending) is kept sealed with AES-256-GCM under MFA_SECRET_KEY
  * (./secret-box.ts): `box` is the app's `totpSecrets`, null when TOTP is unavailable (production
  * without the key: every TOTP call answers 501 `totp_unavailable`, shared/errors.ts, and is logged;
- * passkeys and recovery codes still work).
+ * passkeys and recovery codes still work). A stored secret no configured key opens (MFA_SECRET_KEY
+ * changed after the enrolment) answers 501 `totp_key_mismatch` the same way, its reason logged.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Queryable } from '../db/database';
 import { HttpError } from '../http-error';
-import { totpContext, type SecretBox } from './secret-box';
+import { SecretBoxError, totpContext, type SecretBox } from './secret-box';
 import { hashRefreshToken } from './tokens';
 
 /** Recovery codes made at enrolment. */
@@ -98,6 +99,23 @@ function sealing(box: SecretBox | null): SecretBox {
   return box;
 }
 
+/**
+ * The plain secret of user `userId` from its stored value (`column` of `user_totp`). Errors: HttpError
+ * 501 `totp_unavailable` without a box; 501 `totp_key_mismatch` when no configured key opens the value
+ * (MFA_SECRET_KEY changed since it was stored, and the old key not in MFA_SECRET_KEY_PREVIOUS): the
+ * answer says to use a recovery code or a passkey, or ask the administrator; the log names the user,
+ * the column and the key ids (secret-box.ts), never the value.
+ */
+function openSecret(box: SecretBox | null, userId: number, column: 'secret' | 'pending_secret', stored: string): string {
+  const opener = sealing(box);
+  try {
+    return opener.open(stored, totpContext(userId));
+  } catch (e) {
+    if (!(e instanceof SecretBoxError)) throw e;
+    throw new HttpError('totp_key_mismatch', { reason: `TOTP ${column} of user ${userId} opens under no configured key: ${e.message}` });
+  }
+}
+
 /** Whether TOTP can be enrolled and checked (false: production without MFA_SECRET_KEY). */
 export function totpAvailable(box: SecretBox | null): boolean {
   return box !== null;
@@ -123,13 +141,13 @@ function newRecoveryCodes(): string[] {
  * Confirms the pending TOTP of user `userId` with a code of it: the secret becomes the user's, the
  * code's step is spent, and new recovery codes replace the old ones. Answers the recovery codes (to
  * show once), or null when there is no pending secret or the code is wrong. Errors: 501
- * `totp_unavailable` without a box.
+ * `totp_unavailable` without a box; 501 `totp_key_mismatch` when no configured key opens the pending secret.
  */
 export async function enableTotp(db: Queryable, box: SecretBox | null, userId: number, code: string, now = Date.now()): Promise<string[] | null> {
-  const opener = sealing(box);
+  sealing(box);
   const [row] = await db.query<{ pending_secret: string | null }>('SELECT pending_secret FROM user_totp WHERE user_id = $1', [userId]);
   if (!row?.pending_secret) return null;
-  const step = stepOf(opener.open(row.pending_secret, totpContext(userId)), code, now);
+  const step = stepOf(openSecret(box, userId, 'pending_secret', row.pending_secret), code, now);
   if (step === null) return null;
   await db.query('UPDATE user_totp SET secret = pending_secret, pending_secret = NULL, enabled_at = now(), last_step = $2 WHERE user_id = $1', [userId, step]);
   const codes = newRecoveryCodes();
@@ -141,13 +159,14 @@ export async function enableTotp(db: Queryable, box: SecretBox | null, userId: n
 /**
  * Checks a second-factor code of user `userId`: a TOTP code of a step later than the last accepted
  * one (which it then becomes), or an unused recovery code (which it spends). Answers which it was,
- * or null (wrong, reused, or the user has no TOTP). Errors: SecretBoxError when a six-digit code
- * meets a secret no key opens (fails closed; recovery codes do not need the secret).
+ * or null (wrong, reused, or the user has no TOTP). Errors: HttpError 501 `totp_key_mismatch` when a
+ * six-digit code meets a secret no configured key opens (fails closed; recovery codes do not need the
+ * secret); 501 `totp_unavailable` when it meets a secret on a server without a box.
  */
 export async function verifyCode(db: Queryable, box: SecretBox | null, userId: number, code: string, now = Date.now()): Promise<'totp' | 'recovery' | null> {
   const [row] = await db.query<{ secret: string | null }>('SELECT secret FROM user_totp WHERE user_id = $1', [userId]);
   if (row?.secret && /^\d{6}$/.test(normalized(code))) {
-    const step = stepOf(sealing(box).open(row.secret, totpContext(userId)), code, now);
+    const step = stepOf(openSecret(box, userId, 'secret', row.secret), code, now);
     if (step !== null) {
       const spent = await db.query('UPDATE user_totp SET last_step = $2 WHERE user_id = $1 AND last_step < $2 RETURNING 1', [userId, step]);
       return spent.length > 0 ? 'totp' : null;

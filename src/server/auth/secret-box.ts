@@ -16,9 +16,10 @@
  *   without the `v1:` prefix is a secret stored in clear before this existed.
  * - At every start (`registerTotpSecrets`) the values in clear or under a previous key are rewritten
  *   under the current key (key rotation: set the new key, the old one as previous, restart). A value
- *   no key opens is left as it is and logged; a code of that user then fails closed (500 answered
- *   without detail, the reason in the server log) until the key is set back or an Administrator
- *   resets the user's factors. Recovery codes, stored hashed, still sign the user in.
+ *   no key opens is left as it is and logged; a code of that user then fails closed (501
+ *   `totp_key_mismatch`, shared/errors.ts, the reason in the server log) until the key is set back,
+ *   the user enrols again or an Administrator resets the user's factors. Recovery codes, stored
+ *   hashed, and passkeys still sign the user in.
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, type BinaryLike } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';

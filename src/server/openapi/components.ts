@@ -43,7 +43,10 @@ export const ERROR_ANSWERS: Record<number, { name: string; description: string }
   409: { name: 'Conflict', description: 'Stale version' },
   413: { name: 'TooLarge', description: 'The upload is over its size limit' },
   429: { name: 'RateLimited', description: 'Too many attempts; see Retry-After' },
-  501: { name: 'NotConfigured', description: 'Not available on this server as configured (totp_unavailable: production without MFA_SECRET_KEY)' },
+  501: {
+    name: 'NotConfigured',
+    description: 'Not available on this server as configured (totp_unavailable: production without MFA_SECRET_KEY; totp_key_mismatch: a stored TOTP secret no configured key opens)',
+  },
 };
 
 /** The error answers of a route (001 8): `{detail, code, fields?}` for each status. */

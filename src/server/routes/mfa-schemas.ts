@@ -95,7 +95,7 @@ export const MFA_SCHEMAS = {
   loginMfa: schema('session_login_mfa', 'The second step of a sign-in: a TOTP or a recovery code for the mfa_token; answers what POST /default/api/login answers, cookies set', {
     security: [],
     body: { type: 'object', required: ['mfa_token', 'code'], properties: { mfa_token: MFA_TOKEN, code: CODE } },
-    response: { '200': answer('Signed in', SIGNED_IN), ...errorAnswers(400, 401, 429) },
+    response: { '200': answer('Signed in', SIGNED_IN), ...errorAnswers(400, 401, 429, 501) },
   }),
   passkeyLoginOptions: schema('session_passkey_options', 'Options of a passkey sign-in: for the user of an mfa_token (second factor), or for a discoverable passkey instead of the password', {
     security: [],

@@ -29,6 +29,7 @@ describe('errorMessage (001 8)', () => {
     [500, 'server_error', 'boom', undefined, 'Server Error Occured. Please Try Again !'],
     [502, 'x', '', undefined, 'Server Error Occured. Please Try Again !'],
     [501, 'totp_unavailable', '', undefined, 'このサーバーでは認証アプリによる二要素認証を利用できません（MFA_SECRET_KEY が未設定です）。パスキーを使うか、システム管理者に連絡してください。'],
+    [501, 'totp_key_mismatch', '', undefined, 'このサーバーの鍵（MFA_SECRET_KEY）では、登録済みの認証アプリの設定を読み取れません。リカバリーコードかパスキーでログインして認証アプリを設定し直すか、システム管理者に連絡してください。'],
     [0, 'network', '', undefined, 'Server Error Occured. Please Try Again !'],
     [403, 'forbidden', 'nope', undefined, 'この操作を行う権限がありません。'],
     [406, 'session_expired', 'x', undefined, 'セッションが切れました'],

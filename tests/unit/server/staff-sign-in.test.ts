@@ -255,20 +255,46 @@ describe('TOTP secrets at rest', () => {
       expect(await stored(sealed.db, id)).not.toContain(secret);
       expect((await signIn(restarted.app, 'operator', secret, Date.now())).statusCode).toBe(200);
 
-      // Another key: the start logs the users it cannot open; a code fails closed, without a stack; a recovery code still works.
+      // Another key: the start logs the users it cannot open; a code fails closed with the catalogue's
+      // 501 totp_key_mismatch (what to do, in the request's language; no stack, no stored value), the
+      // reason in the log; a recovery code still works.
       const underA = await stored(sealed.db, id);
       const wrong = await appOn(sealed, { MFA_SECRET_KEY: KEY_B });
       apps.push(wrong.app);
       expect(wrong.log.join('\n')).toMatch(/TOTP secrets of 1 users open under no key/);
       const refused = await signIn(wrong.app, 'operator', secret, Date.now() + 30_000);
-      expect(refused.statusCode).toBe(500);
-      expect(refused.json()).toEqual({ detail: expect.any(String), code: 'server_error' });
-      expect(refused.body).not.toMatch(/SecretBoxError|at .*\.ts|v1:/);
-      expect(wrong.log.join('\n')).toMatch(/neither MFA_SECRET_KEY .* nor one of MFA_SECRET_KEY_PREVIOUS/);
+      expect(refused.statusCode).toBe(501);
+      expect(refused.json()).toEqual({ code: 'totp_key_mismatch', detail: expect.stringMatching(/^このサーバーの鍵（MFA_SECRET_KEY）では.*リカバリーコードかパスキー/) });
+      expect(refused.body).not.toMatch(/SecretBoxError|HttpError|at .*\.ts|v1:|stack/);
+      const failedLines = () => wrong.log.filter((l) => l.includes('request failed') && l.includes(`TOTP secret of user ${id} opens under no configured key`));
+      expect(failedLines()).toHaveLength(1);
+      expect(failedLines()[0]).toMatch(/neither MFA_SECRET_KEY .* nor one of MFA_SECRET_KEY_PREVIOUS/);
+      expect(failedLines()[0]).not.toContain(underA);
+      const english = await wrong.app.inject({ method: 'POST', url: '/default/api/login', payload: { username: 'operator', password: 'demo1234' } });
+      const englishCode = await wrong.app.inject({
+        method: 'POST',
+        url: '/default/api/login/mfa',
+        payload: { mfa_token: (english.json() as { mfa_token: string }).mfa_token, code: totpCode(secret, Date.now() + 30_000) },
+        headers: { 'accept-language': 'en' },
+      });
+      expect(englishCode.json()).toEqual({ code: 'totp_key_mismatch', detail: expect.stringMatching(/cannot be read with this server's key .*recovery code or a passkey/) });
       expect(await stored(sealed.db, id)).toBe(underA);
       const first = await wrong.app.inject({ method: 'POST', url: '/default/api/login', payload: { username: 'operator', password: 'demo1234' } });
       const { mfa_token } = first.json() as { mfa_token: string };
-      expect((await wrong.app.inject({ method: 'POST', url: '/default/api/login/mfa', payload: { mfa_token, code: recovery[0] } })).statusCode).toBe(200);
+      const byRecovery = await wrong.app.inject({ method: 'POST', url: '/default/api/login/mfa', payload: { mfa_token, code: recovery[0] } });
+      expect(byRecovery.statusCode).toBe(200);
+
+      // A pending secret sealed under the old key says the same at its first code; a new setup under the current key then enrols again.
+      const recovered = { authorization: `Bearer ${(byRecovery.json() as { token: string }).token}` };
+      await sealed.db.query('UPDATE user_totp SET pending_secret = $2 WHERE user_id = $1', [id, underA]);
+      const pending = await wrong.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/enable', payload: { code: totpCode(secret) }, headers: recovered });
+      expect(pending.statusCode).toBe(501);
+      expect(pending.json()).toMatchObject({ code: 'totp_key_mismatch' });
+      const again = (await wrong.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/setup', payload: {}, headers: recovered })).json() as { secret: string };
+      expect((await wrong.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/enable', payload: { code: totpCode(again.secret) }, headers: recovered })).statusCode).toBe(200);
+      expect((await signIn(wrong.app, 'operator', again.secret, Date.now() + 30_000)).statusCode).toBe(200);
+      // Back to the secret under the first key for the rotation below.
+      await sealed.db.query('UPDATE user_totp SET secret = $2, last_step = 0 WHERE user_id = $1', [id, underA]);
 
       // Rotation: the new key with the old one as previous rewrites the secret under the new key.
       const rotated = await appOn(sealed, { MFA_SECRET_KEY: KEY_B, MFA_SECRET_KEY_PREVIOUS: KEY_A });
