@@ -54,6 +54,21 @@ function schemasForTheConsole(): Plugin {
 }
 
 /**
+ * antd's Table filter dropdown without antd's Tree (src/console/no-filter-tree.ts): the dropdown
+ * imports it for `filterMode: 'tree'` only, which the console never sets.
+ */
+function tableFilterWithoutTree(): Plugin {
+  const dropdown = /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]FilterDropdown\.js$/;
+  return {
+    name: 'table-filter-without-tree',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === '../../../tree' && importer && dropdown.test(importer) ? resolve(import.meta.dirname, 'src/console/no-filter-tree.ts') : null;
+    },
+  };
+}
+
+/**
  * Writes BUILD_STAMP beside index.html at the end of a build: whether React's and antd's production
  * builds are inside (NODE_ENV was `production`), so that `npm start` never serves a development
  * bundle as the product (scripts/lib/console-build.ts `staleBuildReason`).
@@ -97,7 +112,7 @@ export default async function config({ command }: ConfigEnv): Promise<UserConfig
   return {
     // Every text file of the build also as `.br` (brotli, quality 11) and `.gz` (gzip -9) beside it:
     // the server sends them as they are (src/server/plugins/console.ts), compressing nothing per request.
-    plugins: [schemasForTheConsole(), catalogueParts(import.meta.dirname), react(), ...(process.env.REACT_COMPILER === '0' ? [] : [babel({ presets: [reactCompilerPreset()] })]), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }), buildStamp()])],
+    plugins: [schemasForTheConsole(), tableFilterWithoutTree(), catalogueParts(import.meta.dirname), react(), ...(process.env.REACT_COMPILER === '0' ? [] : [babel({ presets: [reactCompilerPreset()] })]), ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }), buildStamp()])],
     resolve: {
       alias: [
         { find: '@', replacement: resolve(import.meta.dirname, 'src') },

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,16 @@ describe('the console build (scripts/lib/console-build.ts)', () => {
       expect(res.statusCode, name).toBe(200);
       for (const marker of DEVELOPMENT_MARKERS) expect(res.body.includes(marker), `${name} holds '${marker}'`).toBe(false);
     }
+  });
+
+  // vite.config.ts `tableFilterWithoutTree`: antd's Table filter dropdown gets src/console/no-filter-tree.ts
+  // instead of antd's Tree; 'draggable-icon' is a class name only antd's Tree and rc-tree write.
+  it("leaves antd's Tree out: the table's filter dropdown has the stand-in", async () => {
+    const bodies = await Promise.all(
+      (await readdir(join(outDir, 'assets'))).filter((name) => name.endsWith('.js')).map(async (name) => (await readFile(join(outDir, 'assets', name), 'utf8')).toString()),
+    );
+    expect(bodies.filter((b) => b.includes('draggable-icon'))).toHaveLength(0);
+    expect(bodies.filter((b) => b.includes("filterMode 'tree' is left out of the console build"))).toHaveLength(1);
   });
 
   it('calls a build made otherwise, or one without a stamp, stale', async () => {
