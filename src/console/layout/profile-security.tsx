@@ -3,6 +3,8 @@
  * - 二要素認証: TOTP on or off, recovery codes left; set up (QR code, first code, recovery codes
  *   shown once) or turn off with the password (GET /default/api/users/mfa, POST …/mfa/disable); on a
  *   server without TOTP (`totp_available` false) the catalogue's `totp_unavailable` text instead of set-up;
+ *   a secret no configured key opens (`totp_key_mismatch`: MFA_SECRET_KEY changed since the enrolment)
+ *   marked unusable, with a warning of what to do and set-up offered again;
  * - パスキー: the user's passkeys, add one under a name, remove one;
  * - ログイン中の端末: the live sessions (browser, system, IP, sign-in, last activity; this device
  *   marked), end one or every other (GET/DELETE /default/api/users/sessions/).
@@ -21,6 +23,8 @@ interface Factors {
   totp: boolean;
   /** false: the server cannot keep TOTP secrets (production without MFA_SECRET_KEY); passkeys still work. */
   totp_available: boolean;
+  /** true: the enabled TOTP's secret opens under no configured key; its codes are refused (501 totp_key_mismatch). */
+  totp_key_mismatch: boolean;
   recovery_codes_left: number;
   passkeys: Passkey[];
 }
@@ -89,21 +93,25 @@ function FactorSections() {
   };
 
   if (!factors) return null;
+  const mismatch = factors.totp && factors.totp_key_mismatch;
   return (
     <>
       <Card title={t('security.profile.totp')} data-testid="security-totp">
         <Space direction="vertical" style={{ width: '100%' }}>
           <Space wrap>
-            <Tag color={factors.totp ? 'success' : 'default'} data-testid="totp-state">
-              {factors.totp ? t('security.profile.totpOn') : t('security.profile.totpOff')}
+            <Tag color={mismatch ? 'error' : factors.totp ? 'success' : 'default'} data-testid="totp-state">
+              {mismatch ? t('security.profile.totpUnusable') : factors.totp ? t('security.profile.totpOn') : t('security.profile.totpOff')}
             </Tag>
             {factors.totp && <Typography.Text type="secondary">{t('security.profile.codesLeft', { count: factors.recovery_codes_left })}</Typography.Text>}
           </Space>
           {!factors.totp_available && <Alert type="warning" showIcon message={t('errors.totp_unavailable')} data-testid="totp-unavailable" />}
+          {mismatch && (
+            <Alert type="warning" showIcon message={t('security.profile.totpKeyMismatch')} description={t('security.profile.totpKeyMismatchHelp')} data-testid="totp-key-mismatch" />
+          )}
           <Space wrap>
             {factors.totp_available && (
-              <Button type={factors.totp ? 'default' : 'primary'} onClick={() => (setCodes(null), setEnrolling(true))}>
-                {t('security.profile.totpSetup')}
+              <Button type={factors.totp && !mismatch ? 'default' : 'primary'} onClick={() => (setCodes(null), setEnrolling(true))}>
+                {mismatch ? t('security.profile.totpSetupAgain') : t('security.profile.totpSetup')}
               </Button>
             )}
             {factors.totp && (

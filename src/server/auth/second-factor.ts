@@ -12,7 +12,8 @@
  * (./secret-box.ts): `box` is the app's `totpSecrets`, null when TOTP is unavailable (production
  * without the key: every TOTP call answers 501 `totp_unavailable`, shared/errors.ts, and is logged;
  * passkeys and recovery codes still work). A stored secret no configured key opens (MFA_SECRET_KEY
- * changed after the enrolment) answers 501 `totp_key_mismatch` the same way, its reason logged.
+ * changed after the enrolment) answers 501 `totp_key_mismatch` the same way, its reason logged
+ * (and recorded as a security event by the routes); `totpKeyMismatch` tells the profile page.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
@@ -113,6 +114,25 @@ function openSecret(box: SecretBox | null, userId: number, column: 'secret' | 'p
   } catch (e) {
     if (!(e instanceof SecretBoxError)) throw e;
     throw new HttpError('totp_key_mismatch', { reason: `TOTP ${column} of user ${userId} opens under no configured key: ${e.message}` });
+  }
+}
+
+/**
+ * Whether user `userId`'s enabled TOTP secret is stored under no key `box` opens (MFA_SECRET_KEY
+ * changed since the enrolment): its codes answer 501 `totp_key_mismatch` until the user sets the app
+ * up again. False without a stored secret or without a box (then `totpAvailable` says so). The
+ * opened secret is dropped at once; one AES-GCM open, no write.
+ */
+export async function totpKeyMismatch(db: Queryable, box: SecretBox | null, userId: number): Promise<boolean> {
+  if (!box) return false;
+  const [row] = await db.query<{ secret: string | null }>('SELECT secret FROM user_totp WHERE user_id = $1', [userId]);
+  if (!row?.secret) return false;
+  try {
+    box.open(row.secret, totpContext(userId));
+    return false;
+  } catch (e) {
+    if (e instanceof SecretBoxError) return true;
+    throw e;
   }
 }
 

@@ -19,10 +19,12 @@ export type SecurityAction =
   | 'city_change'
   | 'refresh_token_reuse'
   // Staff sign-in (src/server/routes/mfa-routes.ts): enrolments, uses of a recovery code, failed
-  // codes and passkeys, resets by an Administrator, passkeys added and removed, sessions ended.
+  // codes and passkeys, codes that met a TOTP secret no configured key opens (MFA_SECRET_KEY
+  // changed since the enrolment), resets by an Administrator, passkeys added and removed, sessions ended.
   | 'mfa_enrolled'
   | 'mfa_disabled'
   | 'mfa_failed'
+  | 'mfa_key_mismatch'
   | 'mfa_recovery_code_used'
   | 'mfa_reset'
   | 'passkey_registered'

@@ -14,7 +14,7 @@
  * - POST /default/api/users/mfa/totp/enable  {code, mfa_token?} → {recovery_codes} (+ the login answer with mfa_token)
  *   Both answer 501 `totp_unavailable` on a server that cannot keep TOTP secrets (production without MFA_SECRET_KEY).
  * Own account (signed-in staff):
- * - GET  /default/api/users/mfa               → {totp, totp_available, recovery_codes_left, passkeys}
+ * - GET  /default/api/users/mfa               → {totp, totp_available, totp_key_mismatch, recovery_codes_left, passkeys}
  * - POST /default/api/users/mfa/disable       {password} → {detail}
  * - POST /default/api/users/passkeys/options  → WebAuthn creation options
  * - POST /default/api/users/passkeys          {name, credential} → 201 passkey
@@ -25,7 +25,8 @@
  * Administrator, on a user of the path city:
  * - DELETE /{city}/api/users/{id}/sessions/   → {ended}
  * - DELETE /{city}/api/users/{id}/mfa/        → {detail} (factors reset: the user enrols again)
- * Every enrolment, failure, use of a recovery code, reset and ended session is a security event.
+ * Every enrolment, failure (a code that meets a TOTP secret no configured key opens included), use
+ * of a recovery code, reset and ended session is a security event.
  */
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
@@ -42,7 +43,20 @@ import {
   removePasskey,
   verifyPasskey,
 } from '../auth/passkeys';
-import { beginTotp, enableTotp, factorsOf, isStaff, peekMfaToken, removeTotp, resetFactors, spendMfaToken, totpAvailable, verifyCode, type MfaPurpose } from '../auth/second-factor';
+import {
+  beginTotp,
+  enableTotp,
+  factorsOf,
+  isStaff,
+  peekMfaToken,
+  removeTotp,
+  resetFactors,
+  spendMfaToken,
+  totpAvailable,
+  totpKeyMismatch,
+  verifyCode,
+  type MfaPurpose,
+} from '../auth/second-factor';
 import { recordSecurityEvent, type SecurityAction } from '../auth/security-events';
 import { endSession, endSessions, listSessions } from '../auth/sessions';
 import { countFailure, forgetFailures, refuseWhileThrottled } from '../auth/sign-in-throttle';
@@ -94,6 +108,21 @@ export function registerMfaRoutes(app: FastifyInstance): void {
     throw new HttpError('validation', { fieldErrors: fieldError(field, key) });
   }
 
+  /**
+   * Runs a TOTP check of user `userId` (`factor` as in `mfa_failed`); a code that meets a secret no
+   * configured key opens (501 `totp_key_mismatch`) is also recorded as the security event
+   * `mfa_key_mismatch`, without the stored value or the key ids (those go to the server log only),
+   * and then answered as before. It is no wrong code: the per-account throttle does not count it.
+   */
+  async function keyChecked<T>(request: FastifyRequest, userId: number, factor: string, check: Promise<T>): Promise<T> {
+    try {
+      return await check;
+    } catch (e) {
+      if (e instanceof HttpError && e.code === 'totp_key_mismatch') await event(request, 'mfa_key_mismatch', userId, { factor });
+      throw e;
+    }
+  }
+
   /** Ends a sign-in whose second step succeeded: the token spent, the failures forgotten, the session started. */
   async function signedIn(request: FastifyRequest, reply: Parameters<typeof startSession>[2], user: { userId: number; username: string }, token: string | null, factor: string) {
     if (token && !(await spendMfaToken(db, token))) throw new HttpError('unauthorized', { detail: translate(request, 'security.errors.mfaTokenExpired') });
@@ -112,7 +141,7 @@ export function registerMfaRoutes(app: FastifyInstance): void {
     const token = text(b, 'mfa_token')!;
     const user = await tokenUser(request, token, 'verify');
     await refuseWhileThrottled(db, user.username);
-    const used = await verifyCode(db, app.totpSecrets, user.userId, text(b, 'code')!);
+    const used = await keyChecked(request, user.userId, 'code', verifyCode(db, app.totpSecrets, user.userId, text(b, 'code')!));
     if (!used) return failed(request, user, 'code', 'code', 'security.errors.codeWrong');
     if (used === 'recovery') await event(request, 'mfa_recovery_code_used', user.userId, { left: (await factorsOf(db, user.userId)).recoveryCodesLeft });
     return signedIn(request, reply, user, token, used);
@@ -161,7 +190,7 @@ export function registerMfaRoutes(app: FastifyInstance): void {
     const who = await enroller(request);
     throwIfInvalid(request);
     if (who.token) await refuseWhileThrottled(db, who.username);
-    const codes = await enableTotp(db, app.totpSecrets, who.userId, text(body(request), 'code')!);
+    const codes = await keyChecked(request, who.userId, 'totp_enrolment', enableTotp(db, app.totpSecrets, who.userId, text(body(request), 'code')!));
     if (!codes) {
       if (who.token) return failed(request, who, 'totp_enrolment', 'code', 'security.errors.codeWrong');
       throw new HttpError('validation', { fieldErrors: fieldError('code', 'security.errors.codeWrong') });
@@ -176,7 +205,13 @@ export function registerMfaRoutes(app: FastifyInstance): void {
   app.get('/default/api/users/mfa', { schema: S.status }, async (request) => {
     const profile = await staff(request, 'read');
     const f = await factorsOf(db, profile.id);
-    return { totp: f.totp, totp_available: totpAvailable(app.totpSecrets), recovery_codes_left: f.recoveryCodesLeft, passkeys: await listPasskeys(db, profile.id) };
+    return {
+      totp: f.totp,
+      totp_available: totpAvailable(app.totpSecrets),
+      totp_key_mismatch: f.totp && (await totpKeyMismatch(db, app.totpSecrets, profile.id)),
+      recovery_codes_left: f.recoveryCodesLeft,
+      passkeys: await listPasskeys(db, profile.id),
+    };
   });
 
   app.post('/default/api/users/mfa/disable', { config: limited, schema: S.disable }, async (request) => {

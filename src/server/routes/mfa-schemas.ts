@@ -57,10 +57,14 @@ export const MFA_SCHEMAS = {
     response: {
       '200': answer('The factors', {
         type: 'object',
-        required: ['totp', 'totp_available', 'recovery_codes_left', 'passkeys'],
+        required: ['totp', 'totp_available', 'totp_key_mismatch', 'recovery_codes_left', 'passkeys'],
         properties: {
           totp: { type: 'boolean' },
           totp_available: { type: 'boolean', description: 'false: this server cannot keep TOTP secrets (production without MFA_SECRET_KEY); TOTP setup answers 501 totp_unavailable, passkeys still work' },
+          totp_key_mismatch: {
+            type: 'boolean',
+            description: 'true: the TOTP secret is stored under no configured key (MFA_SECRET_KEY changed since the enrolment); its codes answer 501 totp_key_mismatch until the TOTP is set up again',
+          },
           recovery_codes_left: { type: 'integer' },
           passkeys: { type: 'array', items: PASSKEY },
         },

@@ -34,8 +34,8 @@ async function userId(username: string): Promise<number> {
   return Number((await t.db.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [username]))[0].id);
 }
 
-async function securityEvents(action: string, user: number): Promise<Array<Record<string, unknown> | null>> {
-  const rows = await t.db.query<{ detail: Record<string, unknown> | null }>(
+async function securityEvents(action: string, user: number, db: TestApp['db'] = t.db): Promise<Array<Record<string, unknown> | null>> {
+  const rows = await db.query<{ detail: Record<string, unknown> | null }>(
     `SELECT (data->>'detail')::jsonb AS detail FROM r_audit_log WHERE data->>'category' = 'security' AND data->>'action' = $1 AND (data->>'user_id')::int = $2 ORDER BY id`,
     [action, user],
   );
@@ -246,6 +246,9 @@ describe('TOTP secrets at rest', () => {
       expect(a).toMatch(/^v1:[0-9a-f]{8}:/);
       expect(a).not.toContain(secret);
       expect((await signIn(sealed.app, 'operator', secret, Date.now() + 30_000)).statusCode).toBe(200);
+      const status = async (app: FastifyInstance, headers: Record<string, string>) =>
+        (await app.inject({ method: 'GET', url: '/default/api/users/mfa', headers })).json() as Record<string, unknown>;
+      expect(await status(sealed.app, bearer(session))).toMatchObject({ totp: true, totp_key_mismatch: false });
 
       // A secret stored in clear (before sealing existed) is sealed at the next start, and still signs in.
       await sealed.db.query('UPDATE user_totp SET secret = $2, last_step = 0 WHERE user_id = $1', [id, secret]);
@@ -270,6 +273,12 @@ describe('TOTP secrets at rest', () => {
       expect(failedLines()).toHaveLength(1);
       expect(failedLines()[0]).toMatch(/neither MFA_SECRET_KEY .* nor one of MFA_SECRET_KEY_PREVIOUS/);
       expect(failedLines()[0]).not.toContain(underA);
+      // ...and a security event of the audit log, with neither the stored value nor a key id; no wrong code (not throttled).
+      const mismatches = await securityEvents('mfa_key_mismatch', id, sealed.db);
+      expect(mismatches).toEqual([{ factor: 'code' }]);
+      const [row] = await sealed.db.query<{ data: unknown }>(`SELECT data FROM r_audit_log WHERE data->>'action' = 'mfa_key_mismatch' ORDER BY id DESC LIMIT 1`);
+      expect(JSON.stringify(row.data)).not.toMatch(new RegExp(`${underA.split(':')[1]}|${underA.split(':')[3]}|${secret}`));
+      expect(await securityEvents('mfa_failed', id, sealed.db)).toEqual([]);
       const english = await wrong.app.inject({ method: 'POST', url: '/default/api/login', payload: { username: 'operator', password: 'demo1234' } });
       const englishCode = await wrong.app.inject({
         method: 'POST',
@@ -286,13 +295,19 @@ describe('TOTP secrets at rest', () => {
 
       // A pending secret sealed under the old key says the same at its first code; a new setup under the current key then enrols again.
       const recovered = { authorization: `Bearer ${(byRecovery.json() as { token: string }).token}` };
+      // The profile's status says the app's secret cannot be opened (and nothing of it).
+      const mismatched = await status(wrong.app, recovered);
+      expect(mismatched).toMatchObject({ totp: true, totp_available: true, totp_key_mismatch: true, recovery_codes_left: 9 });
+      expect(JSON.stringify(mismatched)).not.toMatch(new RegExp(`${underA.split(':')[3]}|${secret}|v1:`));
       await sealed.db.query('UPDATE user_totp SET pending_secret = $2 WHERE user_id = $1', [id, underA]);
       const pending = await wrong.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/enable', payload: { code: totpCode(secret) }, headers: recovered });
       expect(pending.statusCode).toBe(501);
       expect(pending.json()).toMatchObject({ code: 'totp_key_mismatch' });
+      expect(await securityEvents('mfa_key_mismatch', id, sealed.db)).toEqual([{ factor: 'code' }, { factor: 'code' }, { factor: 'totp_enrolment' }]);
       const again = (await wrong.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/setup', payload: {}, headers: recovered })).json() as { secret: string };
       expect((await wrong.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/enable', payload: { code: totpCode(again.secret) }, headers: recovered })).statusCode).toBe(200);
       expect((await signIn(wrong.app, 'operator', again.secret, Date.now() + 30_000)).statusCode).toBe(200);
+      expect(await status(wrong.app, recovered)).toMatchObject({ totp: true, totp_key_mismatch: false });
       // Back to the secret under the first key for the rotation below.
       await sealed.db.query('UPDATE user_totp SET secret = $2, last_step = 0 WHERE user_id = $1', [id, underA]);
 
@@ -328,7 +343,7 @@ describe('TOTP secrets at rest', () => {
       expect(production.log.join('\n')).toMatch(/TOTP is unavailable: MFA_SECRET_KEY is not set/);
       const session = await login(production.app, 'operator');
       const status = await production.app.inject({ method: 'GET', url: '/default/api/users/mfa', headers: bearer(session) });
-      expect(status.json()).toEqual({ totp: false, totp_available: false, recovery_codes_left: 0, passkeys: [] });
+      expect(status.json()).toEqual({ totp: false, totp_available: false, totp_key_mismatch: false, recovery_codes_left: 0, passkeys: [] });
       const setup = await production.app.inject({ method: 'POST', url: '/default/api/users/mfa/totp/setup', payload: {}, headers: bearer(session) });
       expect(setup.statusCode).toBe(501);
       expect(setup.json()).toEqual({ code: 'totp_unavailable', detail: expect.stringMatching(/^このサーバーでは認証アプリによる二要素認証を利用できません.*パスキー/) });
