@@ -134,6 +134,14 @@ export function menuFor(role: Role, city: string, all: Readonly<Record<string, M
 }
 
 /**
+ * The role's menu of a city as menuFor gives it, hidden entries included in their groups: what names
+ * a page (its tab's title and its breadcrumb) whether or not the sidebar shows it (000 2.3).
+ */
+export function placedMenuFor(role: Role, city: string, all: Readonly<Record<string, Manifest>> = current): MenuEntry[] {
+  return entriesFor(role, city, all, true);
+}
+
+/**
  * Every entry a role may open in a city, hidden ones included (000 2: hidden routes such as detail
  * pages exist without a sidebar entry), flattened: the console makes a route of each.
  */

@@ -194,6 +194,8 @@ test("a field the role may not read is in no column, column choice, CSV or detai
   await signInQuickly(page, 'teacher', list);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('理科');
+  // A hidden route is named by its own menu entry in its tab, as a sidebar page is.
+  await expect(page.getByTestId('page-tabs').getByRole('tab', { name: '先生一覧' })).toBeVisible();
   await expect(table.getByRole('columnheader', { name: 'メールアドレス' })).toHaveCount(0);
   await expect(table.getByRole('columnheader', { name: '電話番号' })).toHaveCount(0);
   await expect(row).not.toContainText(email);

@@ -122,7 +122,7 @@ export function CityArea() {
   const { pathname } = useLocation();
   const profile = useSessionValue('profile');
   const chosen = useSessionValue('city');
-  const { entries, routes: menuRoutes, pages } = useCityMenu(city);
+  const { entries, placed, routes: menuRoutes, pages } = useCityMenu(city);
   // Menus are checked by `npm run validate`; an entry naming a resource this build lacks is skipped.
   const routes = useMemo(() => menuRoutes.filter((r) => registry.has(r.resource)), [menuRoutes]);
   const allowed = !!profile && cityAllowed(profile, city);
@@ -153,7 +153,7 @@ export function CityArea() {
 
   return (
     <AbilityProvider value={abilityFor(profile, city)}>
-      <ConsoleLayout key={city} city={city} entries={entries} routes={routes} renderPage={renderPage} />
+      <ConsoleLayout key={city} city={city} entries={entries} placed={placed} routes={routes} renderPage={renderPage} />
     </AbilityProvider>
   );
 }

@@ -37,7 +37,10 @@ export const BACK_TO_TOP_PX = 400;
 
 export interface ConsoleLayoutProps {
   city: string;
+  /** The sidebar's entries. */
   entries: MenuEntry[];
+  /** The same with hidden entries: what names a page in its tab and its breadcrumb (000 2.3). */
+  placed: MenuEntry[];
   routes: readonly ResourceRoute[];
   /** The city's pages at a location (a tab's). */
   renderPage: (location: Location) => ReactNode;
@@ -65,17 +68,18 @@ const TabPage = memo(function TabPage({ tab, active, stay, renderPage }: TabPage
   );
 });
 
-export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayoutProps) {
+export function ConsoleLayout({ city, entries, placed, routes, renderPage }: ConsoleLayoutProps) {
   const { t } = useTranslation();
   const mobile = useIsMobile();
   const { sidebarOpen } = useUiPreferences();
   const [mobileOpen, setMobileOpen] = useState(false);
   const { pathname } = useLocation();
   const links = useMemo(() => pageLinks(city, entries), [city, entries]);
+  const placedLinks = useMemo(() => pageLinks(city, placed), [city, placed]);
   const home = dashboardPath(city);
   const root = `/${encodeURIComponent(city)}`;
   const tabs = usePageTabs(home, root);
-  const tabTitle = useTabTitle(links);
+  const tabTitle = useTabTitle(placedLinks);
   const [noticeVersion, setNoticeVersion] = useState(0);
   const collapsed = mobile ? !mobileOpen : !sidebarOpen;
   const maintenance = useMaintenance();
@@ -129,11 +133,11 @@ export function ConsoleLayout({ city, entries, routes, renderPage }: ConsoleLayo
         <SideMenu city={city} entries={entries} routes={routes} collapsed={collapsed} />
       </Layout.Sider>
       <Layout>
-        <TopBar city={city} collapsed={collapsed} onToggle={toggle} links={links} routes={routes} onNotice={onNotice} />
+        <TopBar city={city} collapsed={collapsed} onToggle={toggle} links={placedLinks} routes={routes} onNotice={onNotice} />
         <Layout.Content style={{ padding: '8px 16px 16px', minWidth: 0 }}>
           {maintenance && <MaintenancePage />}
           <div hidden={maintenance}>
-          <PageTabsBar tabs={tabs} links={links} />
+          <PageTabsBar tabs={tabs} links={placedLinks} />
           {tabs.activeKey === root && <Navigate to={home} replace />}
           {tabs.activeKey === home && (
             <Suspense fallback={null}>

@@ -5,7 +5,8 @@
  * against the spec; a change of a manifest that changes a menu must change it on purpose.
  */
 import { describe, expect, it } from 'vitest';
-import { getManifests, manifestCities, menuFor, menuSetFor, resolveManifest, routeEntriesFor, type Manifest, type MenuEntry } from '@/shared/manifest';
+import { getManifests, manifestCities, menuFor, menuSetFor, placedMenuFor, resolveManifest, routeEntriesFor, type Manifest, type MenuEntry } from '@/shared/manifest';
+import { pageLinks, placeOf } from '@/console/layout/menu-paths';
 import { ROLES, type Role } from '@/shared/roles';
 import fixture from './fixtures/menus-by-city-role.json' with { type: 'json' };
 
@@ -149,6 +150,17 @@ describe('menu sets (000 6)', () => {
     expect(keys('Operator', 'kobe')).not.toContain('stamp-card');
     expect(routeEntriesFor('Operator', 'kobe').map((e) => e.key)).toEqual(expect.arrayContaining(['stamp-card', 'chat-detail', 'review-ranking']));
     expect(routeEntriesFor('Administrator', 'kobe').map((e) => e.key)).not.toContain('review-ranking');
+  });
+  it("a hidden route is named by its own entry, in its group, for the tab's title and the breadcrumb", () => {
+    // The Teacher reaches the school's teachers by a hidden route (no sidebar line).
+    const path = '/kobe/group/teamlead/list/show/3';
+    expect(placeOf(pageLinks('kobe', menuFor('Teacher', 'kobe')), path).link).toBeNull();
+    const placed = placeOf(pageLinks('kobe', placedMenuFor('Teacher', 'kobe')), path);
+    expect(placed).toMatchObject({ link: { key: 'group-teamlead', path: '/kobe/group/teamlead/list' }, action: 'show' });
+    expect(placed.link?.titles.at(-1)).toBe('menu.group-teamlead');
+    expect(placed.link?.titles.length).toBeGreaterThan(1);
+    // The sidebar's own entries are placed as before.
+    expect(placeOf(pageLinks('kobe', placedMenuFor('Operator', 'kobe')), '/kobe/news/edit/3')).toMatchObject({ link: { key: 'news' }, action: 'edit' });
   });
 });
 
