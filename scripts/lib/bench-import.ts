@@ -153,7 +153,8 @@ export async function runImportBench(root: string): Promise<BudgetRow[]> {
   const out: BudgetRow[] = [];
   const dataDir = await mkdtemp(join(tmpdir(), 'city-console-bench-import-'));
   try {
-    out.push(...rowsOf(await measure(root, 'PGlite', { DATA_DIR: dataDir }, file), file.rows));
+    // DATABASE_URL of the shell (the PostgreSQL part's) must not reach the PGlite server.
+    out.push(...rowsOf(await measure(root, 'PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' }, file), file.rows));
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -169,7 +169,6 @@ export function importJob(
           resources,
           writes: true,
           onBatch: async (rows) => {
-            await checkpoint();
             for (const r of rows) {
               counts.done_rows += 1;
               if (r.action === 'create') counts.created_rows += 1;
@@ -181,6 +180,9 @@ export function importJob(
             const cells = new Map(rows.flatMap((r) => (r.cells ? [[r.number, r.cells] as const] : [])));
             return db.transaction(async (tx) => {
               // The batch is written only while this attempt holds the job (a takeover waits for it).
+              // This one checkpoint also sees a cancel or a stop: another one before the transaction,
+              // an UPDATE committed on its own, cost a WAL flush per batch on PostgreSQL
+              // (docs/performance.md 'The CSV import with revisions').
               await checkpoint(tx);
               const created = await writeBatch(tx, def, p.city, job.id, rows, { userId: p.user });
               await writeLogs(
