@@ -30,6 +30,7 @@ import type { FileStore } from '../files/file-store';
 import { HttpError } from '../http-error';
 import { ANALYZE_AFTER_ROWS, ANALYZE_DELAY_MS, ANALYZE_JOB } from '../jobs/housekeeping';
 import type { JobKind, JobRunner, StopReason } from '../jobs/job-runner';
+import { keepNoRevisions } from '../revisions/revision-writes';
 import { translatorFor } from '../translator';
 import { bulkLoading, clearLogs, patchImport, readImport, writeBatch, writeLogs } from './import-repository';
 import { fetchImportFile } from './import-file';
@@ -193,6 +194,8 @@ export function importJob(
                 rows.flatMap((r) => r.problems),
                 cells,
               );
+              // The progress is the server's bookkeeping: no revision of the history row per batch.
+              await keepNoRevisions(tx);
               await patchImport(tx, imports, p.import, { ...counts, total_rows: Math.max(entry.total_rows, counts.done_rows) });
               return created;
             });

@@ -19,6 +19,15 @@ export function operationOf(auditAction: string): RevisionOperation {
 }
 
 /**
+ * Makes the writes of the rest of transaction `tx` keep no revision: the server's own bookkeeping in a
+ * transaction that also writes rows, such as a CSV import's progress on its history row after the
+ * batch's rows (docs/architecture.md 'Revisions and the recycle bin': the server's own writes keep none).
+ */
+export async function keepNoRevisions(tx: Queryable): Promise<void> {
+  await tx.query("SELECT set_config('app.revision_op', '', true)");
+}
+
+/**
  * Makes the writes of the rest of transaction `tx` keep revisions as `operation` by user
  * `userId` (null: the server). Call it inside the transaction, before its writes; a later call
  * replaces the operation for the statements after it.

@@ -86,8 +86,12 @@ describe('revisions of each kind of write', () => {
     const file = encode(csvText([SHOP_HEADER, shopRow('履歴インポート店 1'), shopRow('履歴インポート店 2')]), 'utf-8');
     const r = await upload(t.app, admin, 'history.csv', file);
     expect(r.statusCode, r.body).toBe(202);
-    const state = await settled(t.app, admin, (r.json() as { id: number }).id);
+    const importId = (r.json() as { id: number }).id;
+    const state = await settled(t.app, admin, importId);
     expect(state.status).toBe('success');
+    // The import's progress on its own history row is the server's bookkeeping: no revision of it.
+    const bookkeeping = await t.db.query("SELECT 1 FROM revisions WHERE resource = 'csv_import' AND row_id = $1 AND operation = 'import'", [importId]);
+    expect(bookkeeping).toHaveLength(0);
     const rows = await t.db.query<{ id: number }>("SELECT id FROM r_advertisement WHERE data->>'name' LIKE '履歴インポート店%' ORDER BY id");
     expect(rows).toHaveLength(2);
     for (const row of rows) {
