@@ -29,16 +29,17 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /**
- * `hex` mixed with black in steps of 2 % until white text on it (and it as text on white) reaches
- * `min` (default 4.5:1, WCAG AA). A colour that already does is answered unchanged.
+ * `hex` mixed with black in steps of 2 % until it and `background` (default white: white text on it,
+ * or it as text on white) reach `min` (default 4.5:1, WCAG AA). A colour that already does is
+ * answered unchanged.
  */
-export function darkenForContrast(hex: string, min = 4.5): string {
+export function darkenForContrast(hex: string, min = 4.5, background = '#ffffff'): string {
   const n = parseInt(hex.replace('#', ''), 16);
   const rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
   for (let k = 0; k <= 50; k++) {
     const f = 1 - k * 0.02;
     const out = `#${rgb.map((c) => Math.round(c * f).toString(16).padStart(2, '0')).join('')}`;
-    if (contrastRatio(out, '#ffffff') >= min) return out;
+    if (contrastRatio(out, background) >= min) return out;
   }
   return '#000000';
 }
@@ -82,6 +83,12 @@ const ANTD_ERROR = '#ff4d4f';
 const WHITE = '#ffffff';
 const DARK_TEXT = '#141414';
 /**
+ * The darkest light surface a link sits on: a selected table row (antd's `controlItemBgActive`, this
+ * tint of the default primary; a hovered or sorted row is #fafafa), where a row's main action is a
+ * link: a link reading on it reads on those and on white.
+ */
+export const LIGHT_LINK_SURFACE = '#e6f4ff';
+/**
  * The lightest dark surface text sits on (antd dark: layout #000, cards and tables #141414, popups
  * #1f1f1f): a colour reading on it reads on the others too.
  */
@@ -102,7 +109,7 @@ export function accessibleTheme(primary: string = ANTD_PRIMARY): AccessibleTheme
   const shade = darkenForContrast(primary);
   return {
     token: {
-      colorLink: shade,
+      colorLink: darkenForContrast(primary, 4.5, LIGHT_LINK_SURFACE),
       colorError: darkenForContrast(ANTD_ERROR),
       colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
       colorTextDescription: 'rgba(0, 0, 0, 0.65)',
