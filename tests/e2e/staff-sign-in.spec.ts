@@ -105,10 +105,7 @@ test.describe('TOTP', () => {
   test('a code pasted from the clipboard into the code step signs in', async ({ page, request }) => {
     const username = await createOperator(request);
     // Enrolled through the API (the profile's enrolment is the test above).
-    const session = (await (await request.post('/default/api/login', { data: { username, password: PASSWORD } })).json()) as { token: string };
-    const auth = { Authorization: `Bearer ${session.token}` };
-    const { secret } = (await (await request.post('/default/api/users/mfa/totp/setup', { headers: auth, data: {} })).json()) as { secret: string };
-    expect((await request.post('/default/api/users/mfa/totp/enable', { headers: auth, data: { code: codeOf(secret) } })).status()).toBe(200);
+    const { secret } = await enrolTotp(request, username);
 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await signIn(page, username);
@@ -275,14 +272,23 @@ test.describe('sessions', () => {
   });
 });
 
+/**
+ * Signs `username` in through the API and enrols a TOTP for it; answers the secret (the tests compute
+ * codes from it) and the session's Authorization header.
+ */
+async function enrolTotp(request: APIRequestContext, username: string): Promise<{ secret: string; auth: { Authorization: string } }> {
+  const session = (await (await request.post('/default/api/login', { data: { username, password: PASSWORD } })).json()) as { token: string };
+  const auth = { Authorization: `Bearer ${session.token}` };
+  const { secret } = (await (await request.post('/default/api/users/mfa/totp/setup', { headers: auth, data: {} })).json()) as { secret: string };
+  expect((await request.post('/default/api/users/mfa/totp/enable', { headers: auth, data: { code: codeOf(secret) } })).status()).toBe(200);
+  return { secret, auth };
+}
+
 test.describe('the Administrator’s user list', () => {
   test('resets a user’s factors and ends all of its sessions with the list’s buttons', async ({ page, request }) => {
     const username = await createOperator(request);
     // The user enrols a TOTP and holds a session (through the API: the list is what is tested here).
-    const session = (await (await request.post('/default/api/login', { data: { username, password: PASSWORD } })).json()) as { token: string };
-    const auth = { Authorization: `Bearer ${session.token}` };
-    const { secret } = (await (await request.post('/default/api/users/mfa/totp/setup', { headers: auth, data: {} })).json()) as { secret: string };
-    expect((await request.post('/default/api/users/mfa/totp/enable', { headers: auth, data: { code: codeOf(secret) } })).status()).toBe(200);
+    const { auth } = await enrolTotp(request, username);
     const passwordStep = async () => (await (await request.post('/default/api/login', { data: { username, password: PASSWORD } })).json()) as Record<string, unknown>;
     expect(await passwordStep()).toMatchObject({ mfa_required: true });
 
